@@ -1,0 +1,618 @@
+"""One deal: the hands, the trump, the bidding and the tricks, with checked actions, undo and views.
+
+A :class:`Deal` can be set up directly from given hands, for analysis and for
+tests against other engines::
+
+    >>> from ohhell.rules import Rules
+    >>> from ohhell.cards import CardSet, parse_card
+    >>> deal = Deal(Rules.preset("full", players=3), dealer=2,
+    ...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")],
+    ...             turn_up=parse_card("9H"))
+    >>> deal.to_act, deal.forbidden_bid()
+    (0, None)
+    >>> deal.bid(1); deal.bid(0); deal.forbidden_bid()
+    1
+    >>> deal.bid(1)
+    Traceback (most recent call last):
+    ...
+    ohhell.errors.HookError: the dealer (seat 2) may not bid 1: the bids would total 2, the number of tricks
+
+The state is a handful of ints and lists; :meth:`Deal.copy` and :meth:`Deal.undo`
+are cheap enough for tree search. An action that raises leaves the deal as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple
+
+from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
+from ohhell.cards import (
+    FIRST_JESTER,
+    FIRST_MAGICIAN,
+    JESTER_MASK,
+    JESTER_SUIT,
+    MAGICIAN_MASK,
+    MAGICIAN_SUIT,
+    SPECIAL_MASK,
+    SUIT_CARDS,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    Card,
+    CardSet,
+    Suit,
+    card_name,
+    card_text,
+    cards_of,
+    distinct_cards_of,
+    first_card,
+    parse_card,
+)
+from ohhell.errors import (
+    BidChangeNotAllowedError,
+    BidOutOfRangeError,
+    CardNotInHandError,
+    DealError,
+    HookError,
+    MustFollowSuitError,
+    NotYourTurnError,
+    UnexpectedActionError,
+)
+from ohhell.rules import Rules
+from ohhell.scoring import deal_points
+
+CHOOSING_TRUMP: Final = 0
+BIDDING: Final = 1
+PLAYING: Final = 2
+FINISHED: Final = 3
+PHASE_NAMES: Final = ("choosing-trump", "bidding", "playing", "finished")
+
+NO_TRUMP: Final = -1
+_PENDING: Final = -1
+"""Led suit not set yet: no card led, or only Jesters so far."""
+_ANY: Final = -2
+"""No led suit for the rest of the trick: a Magician set it."""
+
+_TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the cards in play order, who won."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, index: int, players: int) -> int:
+        """The seat that played the ``index``-th card."""
+        return (self.leader + index) % players
+
+
+class Deal:
+    """The state of one deal. Seats act through :meth:`apply` (or :meth:`bid`, :meth:`play` ...)."""
+
+    __slots__ = (
+        "_best",
+        "_best_seat",
+        "_led",
+        "_trump",
+        "_undo",
+        "actions",
+        "bids",
+        "deal_index",
+        "dealer",
+        "first_leader",
+        "hands",
+        "hands_dealt",
+        "phase",
+        "players",
+        "points",
+        "rules",
+        "size",
+        "to_act",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "turn_up",
+    )
+
+    rules: Rules
+    players: int
+    size: int
+    dealer: int
+    deal_index: int
+    turn_up: Card | None
+    hands_dealt: tuple[int, ...]
+    """Each seat's hand as dealt (bitmasks): for Show All Hands and records, never for a seat's view."""
+    hands: list[int]
+    phase: int
+    to_act: int
+    bids: list[int]
+    """By seat; -1 where no bid is made yet."""
+    tricks_won: list[int]
+    trick: list[Card]
+    """The cards of the trick in progress, in play order."""
+    trick_leader: int
+    tricks: list[Trick]
+    first_leader: int
+    actions: list[tuple[int, Action]]
+    """Every action of the deal in order, as ``(seat, action)``."""
+    points: list[int] | None
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[CardSet | int | Iterable[Card]],
+        dealer: int,
+        turn_up: Card | None = None,
+        deal_index: int = 0,
+    ) -> None:
+        """Set up a deal from given hands (by seat) and the turned card; see :func:`check_hands`."""
+        masks = check_hands(rules, hands, dealer, turn_up, deal_index)
+        self.rules = rules
+        self.players = rules.players
+        self.size = masks[0].bit_count()
+        self.dealer = dealer
+        self.deal_index = deal_index
+        self.turn_up = turn_up
+        self.hands_dealt = tuple(masks)
+        self.hands = list(masks)
+        self.bids = [-1] * self.players
+        self.tricks_won = [0] * self.players
+        self.trick = []
+        self.tricks = []
+        self.actions = []
+        self._undo: list[tuple[int, ...]] = []
+        self.points = None
+        self.first_leader = dealer if rules.first_lead == "dealer" else (dealer + 1) % self.players
+        self.trick_leader = self.first_leader
+        self._led = _PENDING
+        self._best = -1
+        self._best_seat = -1
+        self.phase = BIDDING
+        self.to_act = (dealer + 1) % self.players
+        if not rules.turns_up_trump:
+            rotation = rules.rotation_trump(deal_index)
+            self._trump = NO_TRUMP if rotation is None else rotation
+        elif turn_up is None or SUIT_OF[turn_up] == JESTER_SUIT:
+            self._trump = NO_TRUMP
+        elif SUIT_OF[turn_up] == MAGICIAN_SUIT:
+            self._trump = NO_TRUMP
+            self.phase = CHOOSING_TRUMP
+            self.to_act = dealer
+        else:
+            self._trump = SUIT_OF[turn_up]
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or ``None`` for no trump (or while the dealer is still choosing)."""
+        return None if self._trump == NO_TRUMP else self._trump
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every trick has been played."""
+        return self.phase == FINISHED
+
+    @property
+    def phase_name(self) -> str:
+        """``choosing-trump``, ``bidding``, ``playing`` or ``finished``."""
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def led_suit(self) -> Suit | None:
+        """The suit that must be followed in the trick in progress, if any."""
+        return self._led if self._led >= 0 else None
+
+    def trick_winner_so_far(self) -> int | None:
+        """The seat currently winning the trick in progress."""
+        return self._best_seat if self.trick else None
+
+    def bid_total(self) -> int:
+        """The sum of the bids made so far."""
+        return sum(b for b in self.bids if b >= 0)
+
+    def forbidden_bid(self) -> int | None:
+        """The dealer's forbidden bid under the hook, once every other seat has bid; else ``None``."""
+        if not self.rules.hook:
+            return None
+        dealer = self.dealer
+        others = 0
+        for seat, b in enumerate(self.bids):
+            if seat != dealer:
+                if b < 0:
+                    return None
+                others += b
+        forbidden = self.size - others
+        return forbidden if forbidden >= 0 else None
+
+    def can_change_bid(self, seat: int) -> bool:
+        """Whether ``seat`` may change its bid now (``until-next`` rules)."""
+        if self.rules.bid_changes != "until-next" or self.bids[seat] < 0:
+            return False
+        if seat == self.dealer:
+            return self.phase == PLAYING and not self.trick and not self.tricks
+        return self.phase == BIDDING and self.bids[(seat + 1) % self.players] < 0
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """The actions ``seat`` (by default the seat to act) may take now.
+
+        For the seat to act: its bids, cards or trump choices. Under ``until-next``
+        a seat whose change window is open also gets its ``change`` actions.
+        """
+        if seat is None or seat == self.to_act:
+            seat = self.to_act
+            phase = self.phase
+            if phase == PLAYING:
+                plays = self._legal_cards(seat)
+                if self.rules.bid_changes == "until-next" and self.can_change_bid(seat):
+                    return plays + self._changes(seat)
+                return plays
+            if phase == BIDDING:
+                forbidden = self.forbidden_bid() if seat == self.dealer else None
+                return tuple(BID_BASE + n for n in range(self.size + 1) if n != forbidden)
+            if phase == CHOOSING_TRUMP:
+                return _TRUMP_ACTIONS
+            return ()
+        if 0 <= seat < self.players and self.can_change_bid(seat):
+            return self._changes(seat)
+        return ()
+
+    def _changes(self, seat: int) -> tuple[Action, ...]:
+        forbidden = self.forbidden_bid() if seat == self.dealer else None
+        current = self.bids[seat]
+        return tuple(CHANGE_BASE + n for n in range(self.size + 1) if n != forbidden and n != current)
+
+    def _legal_cards(self, seat: int) -> tuple[Card, ...]:
+        hand = self.hands[seat]
+        led = self._led
+        if led >= 0:
+            follow = hand >> (13 * led) & 0x1FFF
+            if follow:
+                if hand & SPECIAL_MASK:
+                    return (*SUIT_CARDS[led][follow], *distinct_cards_of(hand & SPECIAL_MASK))
+                return SUIT_CARDS[led][follow]
+        if hand & SPECIAL_MASK:
+            return tuple(distinct_cards_of(hand))
+        return tuple(cards_of(hand))
+
+    def legal_cards(self, seat: int | None = None) -> CardSet:
+        """The cards ``seat`` (by default the seat to act) may play now, as a set."""
+        seat = self.to_act if seat is None else seat
+        if self.phase != PLAYING or seat != self.to_act:
+            return CardSet()
+        hand = self.hands[seat]
+        led = self._led
+        if led >= 0 and hand & SUIT_MASKS[led]:
+            return CardSet(hand & (SUIT_MASKS[led] | SPECIAL_MASK))
+        return CardSet(hand)
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` holds now."""
+        return CardSet(self.hands[seat])
+
+    # ----------------------------------------------------------------- acting
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check ``action`` for ``seat`` (by default the seat to act) and do it.
+
+        Raises a subclass of :class:`~ohhell.errors.IllegalActionError` naming the
+        rule broken, and then leaves the deal untouched.
+        """
+        if seat is None:
+            seat = self.to_act
+        if 0 <= action < 60:
+            self._play(seat, action, action)
+        elif BID_BASE <= action < CHANGE_BASE:
+            self._bid(seat, action - BID_BASE, action)
+        elif CHANGE_BASE <= action < TRUMP_BASE:
+            self._change(seat, action - CHANGE_BASE, action)
+        elif TRUMP_BASE <= action < TRUMP_BASE + 4:
+            self._choose_trump(seat, action - TRUMP_BASE, action)
+        else:
+            raise UnexpectedActionError(f"{action!r} is not an action")
+
+    def bid(self, n: int, seat: int | None = None) -> None:
+        """Bid ``n`` tricks."""
+        self._bid(self.to_act if seat is None else seat, n, None)
+
+    def change_bid(self, n: int, seat: int) -> None:
+        """Change ``seat``'s bid to ``n`` (``until-next`` rules only)."""
+        self._change(seat, n, None)
+
+    def choose_trump(self, suit: Suit, seat: int | None = None) -> None:
+        """The dealer names trump after a turned Magician."""
+        self._choose_trump(self.dealer if seat is None else seat, suit, None)
+
+    def play(self, card: Card | str, seat: int | None = None) -> None:
+        """Play ``card`` (an int or text such as ``"QH"``)."""
+        if isinstance(card, str):
+            card = parse_card(card)
+        self._play(self.to_act if seat is None else seat, card, card)
+
+    def _check_seat(self, seat: int) -> None:
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise NotYourTurnError(f"there is no seat {seat!r}: seats are 0 to {self.players - 1}")
+
+    def _not_your_turn(self, seat: int, doing: str) -> NotYourTurnError:
+        return NotYourTurnError(f"seat {seat} may not {doing}: it is seat {self.to_act}'s turn")
+
+    def _bid(self, seat: int, n: int, action: Action | None) -> None:
+        self._check_seat(seat)
+        if self.phase != BIDDING:
+            raise UnexpectedActionError(f"seat {seat} may not bid: the deal is {self._moment()}")
+        if seat != self.to_act:
+            raise self._not_your_turn(seat, "bid")
+        self._check_bid_range(seat, n)
+        if seat == self.dealer:
+            self._check_hook(n, "bid")
+        self.bids[seat] = n
+        self._undo.append((BIDDING, seat))
+        self.actions.append((seat, BID_BASE + n if action is None else action))
+        if seat == self.dealer:
+            self.phase = PLAYING
+            self.to_act = self.first_leader
+        else:
+            self.to_act = (seat + 1) % self.players
+
+    def _check_bid_range(self, seat: int, n: int) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.size:
+            raise BidOutOfRangeError(
+                f"seat {seat} may not bid {n!r}: bids run from 0 to {self.size} in a {self.size}-card deal"
+            )
+
+    def _check_hook(self, n: int, doing: str) -> None:
+        if n == self.forbidden_bid():
+            total = self.bid_total() - max(self.bids[self.dealer], 0) + n
+            raise HookError(
+                f"the dealer (seat {self.dealer}) may not {doing} {n}: the bids would total {total},"
+                f" the number of tricks"
+            )
+
+    def _change(self, seat: int, n: int, action: Action | None) -> None:
+        self._check_seat(seat)
+        if self.rules.bid_changes != "until-next":
+            raise BidChangeNotAllowedError(f"seat {seat} may not change its bid: bids are final under these rules")
+        if self.bids[seat] < 0:
+            raise BidChangeNotAllowedError(f"seat {seat} may not change its bid: it has not bid yet")
+        if not self.can_change_bid(seat):
+            if seat == self.dealer:
+                why = "the dealer may change only until the first card is played"
+            else:
+                why = f"a bid may change only until the player on the left (seat {(seat + 1) % self.players}) has bid"
+            raise BidChangeNotAllowedError(f"seat {seat} may not change its bid now: {why}")
+        self._check_bid_range(seat, n)
+        if seat == self.dealer:
+            self._check_hook(n, "change to")
+        self._undo.append((CHANGE_BASE, seat, self.bids[seat]))
+        self.bids[seat] = n
+        self.actions.append((seat, CHANGE_BASE + n if action is None else action))
+
+    def _choose_trump(self, seat: int, suit: Suit, action: Action | None) -> None:
+        self._check_seat(seat)
+        if self.phase != CHOOSING_TRUMP:
+            why = "no Magician was turned up" if self.phase != FINISHED else "the deal is over"
+            raise UnexpectedActionError(f"seat {seat} may not choose trump: {why}")
+        if seat != self.dealer:
+            raise NotYourTurnError(f"seat {seat} may not choose trump: the dealer (seat {self.dealer}) chooses")
+        if not (isinstance(suit, int) and 0 <= suit < 4):
+            raise UnexpectedActionError(f"{suit!r} is not a suit")
+        self._trump = suit
+        self.phase = BIDDING
+        self.to_act = (self.dealer + 1) % self.players
+        self._undo.append((CHOOSING_TRUMP, seat))
+        self.actions.append((seat, TRUMP_BASE + suit if action is None else action))
+
+    def _moment(self) -> str:
+        return {
+            CHOOSING_TRUMP: "waiting for the dealer to choose trump",
+            BIDDING: "in the bidding",
+            PLAYING: "in the play of the cards",
+            FINISHED: "over",
+        }[self.phase]
+
+    def _play(self, seat: int, card: Card, action: Action) -> None:
+        if self.phase != PLAYING or seat != self.to_act:
+            self._check_seat(seat)
+            if self.phase != PLAYING:
+                raise UnexpectedActionError(f"seat {seat} may not play a card: the deal is {self._moment()}")
+            raise self._not_your_turn(seat, "play")
+        hand = self.hands[seat]
+        bit = 1 << card
+        if not hand & bit:
+            if card >= FIRST_MAGICIAN and hand & (MAGICIAN_MASK if card < FIRST_JESTER else JESTER_MASK):
+                card = first_card(hand & (MAGICIAN_MASK if card < FIRST_JESTER else JESTER_MASK))
+                bit = 1 << card
+            else:
+                raise CardNotInHandError(f"seat {seat} does not hold the {card_name(card)} ({card_text(card)})")
+        led = self._led
+        suit = SUIT_OF[card]
+        if led >= 0 and suit != led and suit < 4 and hand & SUIT_MASKS[led]:
+            raise MustFollowSuitError(
+                f"seat {seat} must follow {SUIT_NAMES[led]}: it holds"
+                f" {'a ' if (hand & SUIT_MASKS[led]).bit_count() == 1 else ''}{SUIT_NAMES[led]}"
+                f" and may not play the {card_name(card)}"
+            )
+        self.hands[seat] = hand ^ bit
+        trick = self.trick
+        self._undo.append((PLAYING, seat, self._best, self._best_seat, led))
+        self.actions.append((seat, action))
+        if not trick:
+            self.trick_leader = seat
+            self._best = card
+            self._best_seat = seat
+            self._led = suit if suit < 4 else (_ANY if suit == MAGICIAN_SUIT else _PENDING)
+        else:
+            if led == _PENDING and suit != JESTER_SUIT:
+                self._led = suit if suit < 4 else _ANY
+            best = self._best
+            best_suit = SUIT_OF[best]
+            if suit == best_suit:
+                wins = card > best and suit < 4
+            elif best_suit == MAGICIAN_SUIT or suit == JESTER_SUIT:
+                wins = False
+            elif suit == MAGICIAN_SUIT or best_suit == JESTER_SUIT:
+                wins = True
+            else:
+                wins = suit == self._trump
+            if wins:
+                self._best = card
+                self._best_seat = seat
+        trick.append(card)
+        if len(trick) < self.players:
+            self.to_act = (seat + 1) % self.players
+            return
+        winner = self._best_seat
+        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self._led = _PENDING
+        self.to_act = winner
+        if len(self.tricks) == self.size:
+            self.phase = FINISHED
+            rules = self.rules
+            self.points = [deal_points(b, t, rules) for b, t in zip(self.bids, self.tricks_won, strict=True)]
+
+    def undo(self) -> tuple[int, Action]:
+        """Take back the last action and return it as ``(seat, action)``."""
+        if not self._undo:
+            raise UnexpectedActionError("there is no action to take back in this deal")
+        entry = self._undo.pop()
+        seat, action = self.actions.pop()
+        kind = entry[0]
+        if kind == PLAYING:
+            if not self.trick:
+                last = self.tricks.pop()
+                self.tricks_won[last.winner] -= 1
+                self.trick = list(last.cards)
+                self.trick_leader = last.leader
+                self.phase = PLAYING
+                self.points = None
+            card = self.trick.pop()
+            self.hands[seat] |= 1 << card
+            self._best, self._best_seat, self._led = entry[2], entry[3], entry[4]
+            self.to_act = seat
+        elif kind == BIDDING:
+            self.bids[seat] = -1
+            self.phase = BIDDING
+            self.to_act = seat
+        elif kind == CHANGE_BASE:
+            self.bids[seat] = entry[2]
+        else:
+            self._trump = NO_TRUMP
+            self.phase = CHOOSING_TRUMP
+            self.to_act = seat
+        return seat, action
+
+    def copy(self) -> Deal:
+        """An independent copy, for search."""
+        other = Deal.__new__(Deal)
+        other.rules = self.rules
+        other.players = self.players
+        other.size = self.size
+        other.dealer = self.dealer
+        other.deal_index = self.deal_index
+        other.turn_up = self.turn_up
+        other.hands_dealt = self.hands_dealt
+        other.hands = self.hands.copy()
+        other.bids = self.bids.copy()
+        other.tricks_won = self.tricks_won.copy()
+        other.trick = self.trick.copy()
+        other.tricks = self.tricks.copy()
+        other.actions = self.actions.copy()
+        other._undo = self._undo.copy()
+        other.points = None if self.points is None else self.points.copy()
+        other.first_leader = self.first_leader
+        other.trick_leader = self.trick_leader
+        other._led = self._led
+        other._best = self._best
+        other._best_seat = self._best_seat
+        other.phase = self.phase
+        other.to_act = self.to_act
+        other._trump = self._trump
+        return other
+
+    def action_log(self) -> list[str]:
+        """The actions as record lines: ``"1 bid 2"``, ``"0 play AS"``."""
+        return [f"{seat} {action_text(action)}" for seat, action in self.actions]
+
+    def __repr__(self) -> str:
+        trump = "no trump" if self.trump is None else SUIT_LETTERS[self._trump]
+        return (
+            f"<Deal {self.size} cards, dealer {self.dealer}, {trump}, {self.phase_name},"
+            f" bids {self.bids}, tricks {self.tricks_won}>"
+        )
+
+
+def check_hands(
+    rules: Rules,
+    hands: Sequence[CardSet | int | Iterable[Card]],
+    dealer: int,
+    turn_up: Card | None,
+    deal_index: int,
+) -> list[int]:
+    """The hands as bitmasks, if they make a valid deal under ``rules``; else :class:`DealError`.
+
+    Every seat holds the same number of cards (the schedule's size for
+    ``deal_index`` when that is within the schedule), no card twice (a Magician or
+    Jester at most four times in all), only cards of the pack; the turned card is
+    not held, and is given exactly when trump is turned up and cards are left.
+    """
+    n = rules.players
+    if not (isinstance(dealer, int) and 0 <= dealer < n):
+        raise DealError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+    if len(hands) != n:
+        raise DealError(f"{len(hands)} hands were given for {n} players")
+    masks: list[int] = []
+    seen = 0
+    specials = {"MG": 0, "JE": 0}
+    for seat, hand in enumerate(hands):
+        cards = (
+            list(cards_of(hand.mask))
+            if isinstance(hand, CardSet)
+            else (cards_of(hand) if isinstance(hand, int) else list(hand))
+        )
+        mask = 0
+        for card in cards:
+            if not (isinstance(card, int) and 0 <= card < 60):
+                raise DealError(f"seat {seat} holds {card!r}, which is not a card")
+            if card >= 52:
+                if not rules.special_cards:
+                    raise DealError(f"seat {seat} holds a {card_name(card)}, but these rules use no special cards")
+                kind = "MG" if card < FIRST_JESTER else "JE"
+                base = FIRST_MAGICIAN if kind == "MG" else FIRST_JESTER
+                if specials[kind] == 4:
+                    raise DealError(f"there are only four {card_name(base)}s, but more were dealt")
+                card = base + specials[kind]
+                specials[kind] += 1
+            elif seen >> card & 1:
+                raise DealError(f"the {card_name(card)} ({card_text(card)}) was dealt twice")
+            seen |= 1 << card
+            mask |= 1 << card
+        masks.append(mask)
+    size = masks[0].bit_count()
+    expected = rules.hand_sizes[deal_index] if 0 <= deal_index < rules.deals else size
+    for seat, mask in enumerate(masks):
+        if mask.bit_count() != expected:
+            raise DealError(
+                f"seat {seat} holds {mask.bit_count()} cards, but deal {deal_index} is a {expected}-card deal"
+            )
+    left = rules.pack_size - expected * n
+    if turn_up is not None:
+        if not rules.turns_up_trump:
+            raise DealError("these rules rotate trump, so no card is turned up")
+        if not (isinstance(turn_up, int) and 0 <= turn_up < 60) or (turn_up >= 52 and not rules.special_cards):
+            raise DealError(f"the turned card {turn_up!r} is not a card of this pack")
+        if left == 0:
+            raise DealError("no card is left after this deal, so none can be turned up")
+        if turn_up < 52 and seen >> turn_up & 1:
+            raise DealError(f"the turned card, the {card_name(turn_up)}, is also in a hand")
+        if turn_up >= 52 and specials["MG" if turn_up < FIRST_JESTER else "JE"] == 4:
+            raise DealError(f"the turned card is a {card_name(turn_up)}, but all four are in hands")
+    elif rules.turns_up_trump and left > 0:
+        raise DealError(f"{left} cards are left after the deal, so a card must be turned up for trump")
+    return masks

@@ -1,0 +1,225 @@
+"""Game records in the interchange format ``ohhell-record/1`` (see docs/records.md).
+
+A record holds the rules, the first dealer and, for each deal, the cards dealt and
+every action in order: enough to rebuild a game exactly. :func:`dumps` and
+:func:`loads` work like :mod:`json`'s; :func:`check` re-plays a record under its
+rules and answers exactly what ``ohhell check`` prints.
+
+>>> from ohhell import Game, Rules
+>>> game = Game(Rules.preset("short"), number=7)
+>>> game.bid(1)
+>>> loads(dumps(game)).deal.bids == game.deal.bids
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ohhell.cards import CardError, CardSet, card_text, parse_card, parse_suit, suit_text
+from ohhell.errors import DealError, OhHellError, RecordError, RulesError, TooManyDealsError
+from ohhell.game import Game
+from ohhell.rules import Rules
+
+FORMAT: Final = "ohhell-record/1"
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": game.rules.to_json(),
+        "players": list(game.names),
+        "first_dealer": game.first_dealer,
+    }
+    if game.number is not None:
+        record["deal_number"] = game.number
+    record["deals"] = [
+        {
+            "hands": [CardSet(mask).texts() for mask in deal.hands_dealt],
+            "turn_up": None if deal.turn_up is None else card_text(deal.turn_up),
+            "actions": deal.action_log(),
+        }
+        for deal in game.deals
+    ]
+    if game.resigned is not None:
+        record["resigned"] = game.resigned
+    return record
+
+
+def dumps(game: Game, indent: int | None = 2) -> str:
+    """The record of ``game`` as JSON text."""
+    return json.dumps(to_record(game), indent=indent)
+
+
+def loads(text: str | bytes) -> Game:
+    """The game a record's JSON text describes, re-played under its rules.
+
+    Raises an :class:`~ohhell.errors.OhHellError` whose ``code``, ``deal`` and
+    ``action`` say what is wrong and where.
+    """
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"the record is not JSON: {exc}") from None
+    return from_record(data)
+
+
+def from_record(data: object, *, deal_on: bool = False) -> Game:
+    """The game a parsed record describes. With ``deal_on``, play can go on from its number past the record."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {fmt!r}")
+    if "rules" not in data:
+        raise RecordError("the record has no rules")
+    if not isinstance(data["rules"], (str, Mapping)):
+        raise RecordError("rules must be a preset name or an object of options")
+    try:
+        rules = Rules.from_json(data["rules"])
+    except RulesError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise RulesError(f"the rules are not valid: {exc}") from None
+    names = data.get("players")
+    if names is not None and (
+        not isinstance(names, list) or not all(isinstance(x, str) for x in names) or len(names) != rules.players
+    ):
+        raise RecordError(f"players must be a list of {rules.players} names")
+    first_dealer = _field(data, "first_dealer", int)
+    if not 0 <= first_dealer < rules.players:
+        raise RecordError(f"first_dealer must be a seat from 0 to {rules.players - 1}, not {first_dealer}")
+    number = data.get("deal_number")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 0):
+        raise RecordError(f"deal_number must be a whole number, not {number!r}")
+    deals = _field(data, "deals", list)
+    resigned = data.get("resigned")
+    if resigned is not None and (
+        isinstance(resigned, bool) or not isinstance(resigned, int) or not 0 <= resigned < rules.players
+    ):
+        raise RecordError(f"resigned must be a seat from 0 to {rules.players - 1}")
+    game = Game(rules, number, names=names, first_dealer=first_dealer, deal_cards=False)
+    for index, deal_data in enumerate(deals):
+        try:
+            _replay_deal(game, index, deal_data)
+        except OhHellError as exc:
+            if exc.deal is None:
+                exc.deal = index
+            raise
+    if resigned is not None:
+        game.resign(resigned)
+    if deal_on and game.number is not None:
+        game.deal_cards = True
+        if not game.is_over and (not game.deals or game.deal.is_over):
+            game._deal_next()
+    return game
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    if name not in data:
+        raise RecordError(f"the record has no {name!r} field")
+    value = data[name]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise RecordError(f"{name!r} has the wrong type: {type(value).__name__}")
+    return value
+
+
+def _replay_deal(game: Game, index: int, deal_data: object) -> None:
+    if not isinstance(deal_data, Mapping):
+        raise RecordError(f"deal {index} is not an object")
+    if index >= game.rules.deals:
+        raise TooManyDealsError(f"the schedule has {game.rules.deals} deals, but the record has more")
+    if game.deals and not game.deal.is_over:
+        raise DealError(f"deal {index - 1} stops before its last trick, but deal {index} follows it").at(index - 1)
+    hands = _field(deal_data, "hands", list)
+    if "turn_up" not in deal_data:
+        raise RecordError(f"deal {index} has no 'turn_up' field (null when no card is turned)")
+    turn_up_text = deal_data["turn_up"]
+    actions = _field(deal_data, "actions", list)
+    parsed_hands = []
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+            raise RecordError(f"hand {seat} of deal {index} must be a list of card texts")
+        try:
+            parsed_hands.append([parse_card(c) for c in hand])
+        except CardError as exc:
+            raise DealError(f"seat {seat}: {exc}") from None
+    if turn_up_text is not None and not isinstance(turn_up_text, str):
+        raise RecordError("turn_up must be a card text or null")
+    try:
+        turn_up = None if turn_up_text is None else parse_card(turn_up_text)
+    except CardError as exc:
+        raise DealError(f"the turned card: {exc}") from None
+    game.start_deal(parsed_hands, turn_up)
+    for position, line in enumerate(actions):
+        try:
+            _replay_action(game, line)
+        except OhHellError as exc:
+            raise exc.at(index, position) from None
+
+
+def _replay_action(game: Game, line: object) -> None:
+    parts = line.split() if isinstance(line, str) else []
+    if len(parts) != 3:
+        raise RecordError(f"{line!r} is not an action: write '<seat> <verb> <argument>', such as '1 bid 2'")
+    seat_text, verb, argument = parts
+    try:
+        seat = int(seat_text)
+    except ValueError:
+        raise RecordError(f"{line!r}: the seat must be a number, not {seat_text!r}") from None
+    if verb in ("bid", "change"):
+        try:
+            n = int(argument)
+        except ValueError:
+            raise RecordError(f"{line!r}: a {verb} needs a whole number, not {argument!r}") from None
+        if verb == "bid":
+            game.bid(n, seat)
+        else:
+            game.change_bid(n, seat)
+    elif verb == "play":
+        game.play(parse_card(argument), seat)
+    elif verb == "trump":
+        game.choose_trump(parse_suit(argument), seat)
+    else:
+        raise RecordError(f"{line!r}: unknown verb {verb!r}; the verbs are bid, change, trump and play")
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The result object of ``ohhell check``: every deal's bids, tricks and points, totals and winners."""
+    deals = []
+    for deal in game.deals:
+        deals.append(
+            {
+                "dealer": deal.dealer,
+                "cards": deal.size,
+                "trump": suit_text(deal.trump),
+                "bids": [None if b < 0 else b for b in deal.bids],
+                "tricks": list(deal.tricks_won),
+                "points": None if deal.points is None else list(deal.points),
+            }
+        )
+    out: dict[str, Any] = {
+        "complete": game.is_over,
+        "deals": deals,
+        "totals": list(game.totals),
+        "winners": game.winners,
+    }
+    if game.resigned is not None:
+        out["resigned"] = game.resigned
+    return out
+
+
+def check(data: str | bytes | object) -> tuple[int, dict[str, Any]]:
+    """Re-play a record (JSON text, or already parsed) and answer ``(exit status, object)`` as ``ohhell check``.
+
+    Status 0 with the result (see :func:`summary`), or 1 with
+    ``{"error": {"code", "deal", "action", "message"}}``.
+    """
+    try:
+        game = loads(data) if isinstance(data, (str, bytes)) else from_record(data)
+    except OhHellError as exc:
+        return 1, {"error": {"code": exc.code, "deal": exc.deal, "action": exc.action, "message": str(exc)}}
+    return 0, summary(game)

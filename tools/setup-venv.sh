@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Create .venv (once) and install ohhell into it, with the extras named in $1 (e.g. "dev").
+# Used by ./start.sh and ./test.sh; safe to run again, it only installs what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+if [ ! -x .venv/bin/uv ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check uv
+fi
+target="."
+[ -n "$extras" ] && target=".[$extras]"
+.venv/bin/uv pip install --quiet --python .venv/bin/python -e "$target" 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/python -c "import ohhell" # fail loudly if the install did not work
