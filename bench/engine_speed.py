@@ -18,8 +18,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from ohhell.deal import deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
-from ohhell.game import deal_from_pack
 from ohhell.rules import Rules
 
 PLAYERS = 4

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Create .venv (once) and install ohhell into it, with the extras named in $1 (e.g. "dev").
-# Used by ./start.sh and ./test.sh; safe to run again, it only installs what changed.
+# Used by ./start.sh and ./test.sh; safe to run again.
+#
+# ohhell is installed as a wheel (not in editable mode) so that its engine modules are
+# compiled with mypyc (see setup.py); the wheel is rebuilt from the source tree on every
+# run, so what runs is always what is checked out. OHHELL_PURE=1 builds pure Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
@@ -13,5 +17,6 @@ if [ ! -x .venv/bin/uv ]; then
 fi
 target="."
 [ -n "$extras" ] && target=".[$extras]"
-.venv/bin/uv pip install --quiet --python .venv/bin/python -e "$target" 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/uv pip install --quiet --python .venv/bin/python --reinstall-package ohhell "$target" 2>&1 \
+  | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import ohhell" # fail loudly if the install did not work

@@ -24,7 +24,7 @@ are cheap enough for tree search. An action that raises leaves the deal as it wa
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import Final, final
 
 from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
 from ohhell.cards import (
@@ -35,6 +35,7 @@ from ohhell.cards import (
     MAGICIAN_MASK,
     MAGICIAN_SUIT,
     SPECIAL_MASK,
+    STANDARD_PACK,
     SUIT_CARDS,
     SUIT_LETTERS,
     SUIT_MASKS,
@@ -43,6 +44,7 @@ from ohhell.cards import (
     Card,
     CardSet,
     Suit,
+    add_card,
     card_name,
     card_text,
     cards_of,
@@ -78,16 +80,34 @@ _ANY: Final = -2
 _TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
 
 
-class Trick(NamedTuple):
-    """A finished trick: who led, the cards in play order, who won."""
+@final
+class Trick:
+    """A finished trick: who led, the cards in play order, who won. Treat it as immutable."""
 
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
+    __slots__ = ("cards", "leader", "winner")
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int) -> None:
+        self.leader = leader
+        self.cards = cards
+        self.winner = winner
 
     def seat_of(self, index: int, players: int) -> int:
         """The seat that played the ``index``-th card."""
         return (self.leader + index) % players
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Trick)
+            and other.leader == self.leader
+            and other.cards == self.cards
+            and other.winner == self.winner
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.leader, self.cards, self.winner))
+
+    def __repr__(self) -> str:
+        return f"Trick(leader={self.leader}, cards={self.cards!r}, winner={self.winner})"
 
 
 class Deal:
@@ -96,9 +116,11 @@ class Deal:
     __slots__ = (
         "_best",
         "_best_seat",
+        "_hook",
         "_led",
+        "_previous_bids",
         "_trump",
-        "_undo",
+        "_until_next",
         "actions",
         "bids",
         "deal_index",
@@ -165,7 +187,9 @@ class Deal:
         self.trick = []
         self.tricks = []
         self.actions = []
-        self._undo: list[tuple[int, ...]] = []
+        self._previous_bids: list[int] = []
+        self._hook = rules.hook
+        self._until_next = rules.bid_changes == "until-next"
         self.points = None
         self.first_leader = dealer if rules.first_lead == "dealer" else (dealer + 1) % self.players
         self.trick_leader = self.first_leader
@@ -218,7 +242,7 @@ class Deal:
 
     def forbidden_bid(self) -> int | None:
         """The dealer's forbidden bid under the hook, once every other seat has bid; else ``None``."""
-        if not self.rules.hook:
+        if not self._hook:
             return None
         dealer = self.dealer
         others = 0
@@ -232,7 +256,7 @@ class Deal:
 
     def can_change_bid(self, seat: int) -> bool:
         """Whether ``seat`` may change its bid now (``until-next`` rules)."""
-        if self.rules.bid_changes != "until-next" or self.bids[seat] < 0:
+        if not self._until_next or self.bids[seat] < 0:
             return False
         if seat == self.dealer:
             return self.phase == PLAYING and not self.trick and not self.tricks
@@ -249,7 +273,7 @@ class Deal:
             phase = self.phase
             if phase == PLAYING:
                 plays = self._legal_cards(seat)
-                if self.rules.bid_changes == "until-next" and self.can_change_bid(seat):
+                if self._until_next and self.can_change_bid(seat):
                     return plays + self._changes(seat)
                 return plays
             if phase == BIDDING:
@@ -351,7 +375,6 @@ class Deal:
         if seat == self.dealer:
             self._check_hook(n, "bid")
         self.bids[seat] = n
-        self._undo.append((BIDDING, seat))
         self.actions.append((seat, BID_BASE + n if action is None else action))
         if seat == self.dealer:
             self.phase = PLAYING
@@ -375,7 +398,7 @@ class Deal:
 
     def _change(self, seat: int, n: int, action: Action | None) -> None:
         self._check_seat(seat)
-        if self.rules.bid_changes != "until-next":
+        if not self._until_next:
             raise BidChangeNotAllowedError(f"seat {seat} may not change its bid: bids are final under these rules")
         if self.bids[seat] < 0:
             raise BidChangeNotAllowedError(f"seat {seat} may not change its bid: it has not bid yet")
@@ -388,7 +411,7 @@ class Deal:
         self._check_bid_range(seat, n)
         if seat == self.dealer:
             self._check_hook(n, "change to")
-        self._undo.append((CHANGE_BASE, seat, self.bids[seat]))
+        self._previous_bids.append(self.bids[seat])
         self.bids[seat] = n
         self.actions.append((seat, CHANGE_BASE + n if action is None else action))
 
@@ -404,7 +427,6 @@ class Deal:
         self._trump = suit
         self.phase = BIDDING
         self.to_act = (self.dealer + 1) % self.players
-        self._undo.append((CHOOSING_TRUMP, seat))
         self.actions.append((seat, TRUMP_BASE + suit if action is None else action))
 
     def _moment(self) -> str:
@@ -439,7 +461,6 @@ class Deal:
             )
         self.hands[seat] = hand ^ bit
         trick = self.trick
-        self._undo.append((PLAYING, seat, self._best, self._best_seat, led))
         self.actions.append((seat, action))
         if not trick:
             self.trick_leader = seat
@@ -449,17 +470,7 @@ class Deal:
         else:
             if led == _PENDING and suit != JESTER_SUIT:
                 self._led = suit if suit < 4 else _ANY
-            best = self._best
-            best_suit = SUIT_OF[best]
-            if suit == best_suit:
-                wins = card > best and suit < 4
-            elif best_suit == MAGICIAN_SUIT or suit == JESTER_SUIT:
-                wins = False
-            elif suit == MAGICIAN_SUIT or best_suit == JESTER_SUIT:
-                wins = True
-            else:
-                wins = suit == self._trump
-            if wins:
+            if beats(card, self._best, self._trump):
                 self._best = card
                 self._best_seat = seat
         trick.append(card)
@@ -471,6 +482,9 @@ class Deal:
         self.tricks_won[winner] += 1
         self.trick = []
         self._led = _PENDING
+        self._best = -1
+        self._best_seat = -1
+        self.trick_leader = winner
         self.to_act = winner
         if len(self.tricks) == self.size:
             self.phase = FINISHED
@@ -479,12 +493,10 @@ class Deal:
 
     def undo(self) -> tuple[int, Action]:
         """Take back the last action and return it as ``(seat, action)``."""
-        if not self._undo:
+        if not self.actions:
             raise UnexpectedActionError("there is no action to take back in this deal")
-        entry = self._undo.pop()
         seat, action = self.actions.pop()
-        kind = entry[0]
-        if kind == PLAYING:
+        if action < 60:
             if not self.trick:
                 last = self.tricks.pop()
                 self.tricks_won[last.winner] -= 1
@@ -494,19 +506,33 @@ class Deal:
                 self.points = None
             card = self.trick.pop()
             self.hands[seat] |= 1 << card
-            self._best, self._best_seat, self._led = entry[2], entry[3], entry[4]
+            self._rescan_trick()
             self.to_act = seat
-        elif kind == BIDDING:
+        elif action < CHANGE_BASE:
             self.bids[seat] = -1
             self.phase = BIDDING
             self.to_act = seat
-        elif kind == CHANGE_BASE:
-            self.bids[seat] = entry[2]
+        elif action < TRUMP_BASE:
+            self.bids[seat] = self._previous_bids.pop()
         else:
             self._trump = NO_TRUMP
             self.phase = CHOOSING_TRUMP
             self.to_act = seat
         return seat, action
+
+    def _rescan_trick(self) -> None:
+        """Work out the led suit and the winning card of the trick in progress from its cards."""
+        self._led = _PENDING
+        self._best = -1
+        self._best_seat = -1
+        for i, card in enumerate(self.trick):
+            suit = SUIT_OF[card]
+            if i == 0:
+                self._best, self._best_seat = card, self.trick_leader
+            elif beats(card, self._best, self._trump):
+                self._best, self._best_seat = card, (self.trick_leader + i) % self.players
+            if self._led == _PENDING and suit != JESTER_SUIT:
+                self._led = suit if suit < 4 else _ANY
 
     def copy(self) -> Deal:
         """An independent copy, for search."""
@@ -524,7 +550,9 @@ class Deal:
         other.trick = self.trick.copy()
         other.tricks = self.tricks.copy()
         other.actions = self.actions.copy()
-        other._undo = self._undo.copy()
+        other._previous_bids = self._previous_bids.copy()
+        other._hook = self._hook
+        other._until_next = self._until_next
         other.points = None if self.points is None else self.points.copy()
         other.first_leader = self.first_leader
         other.trick_leader = self.trick_leader
@@ -548,6 +576,54 @@ class Deal:
         )
 
 
+def deal_from_pack(rules: Rules, pack: Sequence[Card], dealer: int, deal_index: int) -> Deal:
+    """Deal ``pack`` (top card first) one card at a time from the dealer's left, and turn up the next card."""
+    n = rules.players
+    size = rules.hand_sizes[deal_index]
+    hands = [0] * n
+    seat = dealer
+    for j in range(size * n):
+        seat = seat + 1 if seat + 1 < n else 0
+        hands[seat] |= 1 << pack[j]
+    turn_up = pack[size * n] if rules.turns_up_trump and size * n < len(pack) else None
+    return Deal(rules, hands, dealer, turn_up, deal_index)
+
+
+def beats(card: Card, best: Card, trump: int) -> bool:
+    """Whether ``card`` takes the trick from ``best``, the card winning it so far.
+
+    ``best`` is always of the led suit, a trump, a Magician or (in a trick of only
+    Jesters so far) a Jester, so comparing with it alone decides the trick.
+    """
+    suit = SUIT_OF[card]
+    best_suit = SUIT_OF[best]
+    if suit == best_suit:
+        return card > best and suit < 4
+    if best_suit == MAGICIAN_SUIT or suit == JESTER_SUIT:
+        return False
+    if suit == MAGICIAN_SUIT or best_suit == JESTER_SUIT:
+        return True
+    return suit == trump
+
+
+def _hand_mask(seat: int, hand: CardSet | int | Iterable[Card]) -> int:
+    """A hand as a bitmask; copies of a special card take consecutive bits."""
+    if isinstance(hand, CardSet):
+        return hand.mask
+    if isinstance(hand, int):
+        if hand < 0 or hand >> 60:
+            raise DealError(f"seat {seat}'s hand {hand!r} is not a set of cards")
+        return hand
+    mask = 0
+    for card in hand:
+        if not (isinstance(card, int) and 0 <= card < 60):
+            raise DealError(f"seat {seat} holds {card!r}, which is not a card")
+        if card < 52 and mask >> card & 1:
+            raise DealError(f"the {card_name(card)} ({card_text(card)}) was dealt twice")
+        mask = add_card(mask, card)
+    return mask
+
+
 def check_hands(
     rules: Rules,
     hands: Sequence[CardSet | int | Iterable[Card]],
@@ -569,30 +645,31 @@ def check_hands(
         raise DealError(f"{len(hands)} hands were given for {n} players")
     masks: list[int] = []
     seen = 0
-    specials = {"MG": 0, "JE": 0}
+    magicians = 0
+    jesters = 0
     for seat, hand in enumerate(hands):
-        cards = (
-            list(cards_of(hand.mask))
-            if isinstance(hand, CardSet)
-            else (cards_of(hand) if isinstance(hand, int) else list(hand))
+        mask = _hand_mask(seat, hand)
+        if mask >> 52 and not rules.special_cards:
+            card = first_card(mask >> 52 << 52)
+            raise DealError(f"seat {seat} holds a {card_name(card)}, but these rules use no special cards")
+        duplicated = seen & mask & STANDARD_PACK
+        if duplicated:
+            card = first_card(duplicated)
+            raise DealError(f"the {card_name(card)} ({card_text(card)}) was dealt twice")
+        # Copies of a special card are interchangeable: give each seat the next free copies.
+        held_magicians = (mask & MAGICIAN_MASK).bit_count()
+        held_jesters = (mask & JESTER_MASK).bit_count()
+        if magicians + held_magicians > 4 or jesters + held_jesters > 4:
+            kind = "Magicians" if magicians + held_magicians > 4 else "Jesters"
+            raise DealError(f"there are only four {kind}, but more were dealt")
+        mask = (
+            (mask & STANDARD_PACK)
+            | (((1 << held_magicians) - 1) << (FIRST_MAGICIAN + magicians))
+            | (((1 << held_jesters) - 1) << (FIRST_JESTER + jesters))
         )
-        mask = 0
-        for card in cards:
-            if not (isinstance(card, int) and 0 <= card < 60):
-                raise DealError(f"seat {seat} holds {card!r}, which is not a card")
-            if card >= 52:
-                if not rules.special_cards:
-                    raise DealError(f"seat {seat} holds a {card_name(card)}, but these rules use no special cards")
-                kind = "MG" if card < FIRST_JESTER else "JE"
-                base = FIRST_MAGICIAN if kind == "MG" else FIRST_JESTER
-                if specials[kind] == 4:
-                    raise DealError(f"there are only four {card_name(base)}s, but more were dealt")
-                card = base + specials[kind]
-                specials[kind] += 1
-            elif seen >> card & 1:
-                raise DealError(f"the {card_name(card)} ({card_text(card)}) was dealt twice")
-            seen |= 1 << card
-            mask |= 1 << card
+        magicians += held_magicians
+        jesters += held_jesters
+        seen |= mask
         masks.append(mask)
     size = masks[0].bit_count()
     expected = rules.hand_sizes[deal_index] if 0 <= deal_index < rules.deals else size
@@ -611,7 +688,7 @@ def check_hands(
             raise DealError("no card is left after this deal, so none can be turned up")
         if turn_up < 52 and seen >> turn_up & 1:
             raise DealError(f"the turned card, the {card_name(turn_up)}, is also in a hand")
-        if turn_up >= 52 and specials["MG" if turn_up < FIRST_JESTER else "JE"] == 4:
+        if turn_up >= 52 and (magicians if turn_up < FIRST_JESTER else jesters) == 4:
             raise DealError(f"the turned card is a {card_name(turn_up)}, but all four are in hands")
     elif rules.turns_up_trump and left > 0:
         raise DealError(f"{left} cards are left after the deal, so a card must be turned up for trump")

@@ -1,17 +1,17 @@
 """Deal numbers: a game's number and its table fix every shuffle and the first dealer, everywhere.
 
 The shuffle does not use :mod:`random` (whose algorithms may change between
-Python versions). Each card gets a 64-bit key from SHAKE-256 of a text naming the
-number, the pack, the table size and the deal; the pack is sorted by key. SHAKE-256
-is a fixed standard, so the same number gives the same cards on every machine and
-every version; golden tests pin the outcome.
+Python versions). SHAKE-256 of a text naming the number, the pack, the table size
+and the deal gives a stream of 32-bit words that drive a Fisher-Yates shuffle.
+SHAKE-256 is a fixed standard, so the same number gives the same cards on every
+machine and every version; golden tests pin the outcome.
 
 Only the number, the table size and the pack go in: the same number with other
 scoring or hook rules deals the same cards, so house rules can be compared on
 identical hands.
 
 >>> shuffled_pack(1, players=4, special_cards=False, deal_index=0)[:5]
-[43, 12, 19, 9, 35]
+[9, 25, 37, 49, 6]
 """
 
 from __future__ import annotations
@@ -27,9 +27,21 @@ MAX_DEAL_NUMBER: Final = 10**12 - 1
 """Numbers run from 0 to this; new games pick from 1 to 999,999,999 so people can read them out."""
 
 
-def _keys(label: str, count: int) -> tuple[int, ...]:
-    digest = hashlib.shake_256(label.encode("ascii")).digest(8 * count)
-    return struct.unpack(f"<{count}Q", digest)
+def _words(label: str, count: int) -> tuple[int, ...]:
+    """``count`` unsigned 32-bit words of SHAKE-256 output for ``label``."""
+    digest = hashlib.shake_256(label.encode("ascii")).digest(4 * count)
+    return struct.unpack(f"<{count}I", digest)
+
+
+def _shuffle(cards: list[Card], words: tuple[int, ...]) -> list[Card]:
+    """Fisher-Yates: position ``i`` (from the top down) swaps with ``words[i - 1] mod (i + 1)``.
+
+    The modulo bias is below 60 / 2**32, far below anything a player could notice.
+    """
+    for i in range(len(cards) - 1, 0, -1):
+        j = words[i - 1] % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 def check_deal_number(number: object) -> int:
@@ -47,13 +59,12 @@ def new_deal_number() -> int:
 def shuffled_pack(number: int, players: int, special_cards: bool, deal_index: int) -> list[Card]:
     """The pack in dealt order for deal ``deal_index`` (0-based) of game ``number``."""
     size = 60 if special_cards else 52
-    keys = _keys(f"ohhell-shuffle/1:{number}:{size}:{players}:{deal_index}", size)
-    return sorted(range(size), key=keys.__getitem__)
+    return _shuffle(list(range(size)), _words(f"ohhell-shuffle/1:{number}:{size}:{players}:{deal_index}", size - 1))
 
 
 def random_first_dealer(number: int, players: int) -> int:
     """The first dealer under ``first_dealer = "random"``."""
-    return _keys(f"ohhell-first-dealer/1:{number}:{players}", 1)[0] % players
+    return _words(f"ohhell-first-dealer/1:{number}:{players}", 1)[0] % players
 
 
 def draw_for_deal(number: int, players: int) -> tuple[int, list[dict[int, Card]]]:
@@ -66,7 +77,7 @@ def draw_for_deal(number: int, players: int) -> tuple[int, list[dict[int, Card]]
     drawing = list(range(players))
     rounds: list[dict[int, Card]] = []
     while True:
-        pack = sorted(range(52), key=_keys(f"ohhell-draw/1:{number}:{players}:{len(rounds)}", 52).__getitem__)
+        pack = _shuffle(list(range(52)), _words(f"ohhell-draw/1:{number}:{players}:{len(rounds)}", 51))
         drawn = dict(zip(drawing, pack, strict=False))
         rounds.append(drawn)
         best = max(RANK_OF[c] for c in drawn.values())

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ohhell.actions import Action
 from ohhell.cards import Card, CardSet
-from ohhell.deal import Deal
+from ohhell.deal import Deal, deal_from_pack
 from ohhell.dealnumbers import (
     check_deal_number,
     draw_for_deal,
@@ -43,17 +43,6 @@ class DealResult:
     bids: tuple[int, ...]
     tricks: tuple[int, ...]
     points: tuple[int, ...]
-
-
-def deal_from_pack(rules: Rules, pack: Sequence[Card], dealer: int, deal_index: int) -> Deal:
-    """Deal ``pack`` (top card first) one card at a time from the dealer's left, and turn up the next card."""
-    n = rules.players
-    size = rules.hand_sizes[deal_index]
-    hands = [0] * n
-    for j in range(size * n):
-        hands[(dealer + 1 + j) % n] |= 1 << pack[j]
-    turn_up = pack[size * n] if rules.turns_up_trump and size * n < len(pack) else None
-    return Deal(rules, hands, dealer, turn_up, deal_index)
 
 
 class Game:
