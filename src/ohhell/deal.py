@@ -409,6 +409,8 @@ class Deal:
                 why = f"a bid may change only until the player on the left (seat {(seat + 1) % self.players}) has bid"
             raise BidChangeNotAllowedError(f"seat {seat} may not change its bid now: {why}")
         self._check_bid_range(seat, n)
+        if n == self.bids[seat]:
+            raise BidChangeNotAllowedError(f"seat {seat} already bid {n}: a change must name another number")
         if seat == self.dealer:
             self._check_hook(n, "change to")
         self._previous_bids.append(self.bids[seat])
