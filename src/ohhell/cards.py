@@ -185,6 +185,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> CardSet:
         """Cards from text separated by spaces or commas, or from a list of card texts."""

@@ -5,7 +5,7 @@ tests against other engines::
 
     >>> from ohhell.rules import Rules
     >>> from ohhell.cards import CardSet, parse_card
-    >>> deal = Deal(Rules.preset("full", players=3), dealer=2,
+    >>> deal = Deal(Rules.preset("full", players=3, schedule=(2,)), dealer=2,
     ...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")],
     ...             turn_up=parse_card("9H"))
     >>> deal.to_act, deal.forbidden_bid()
@@ -171,9 +171,17 @@ class Deal:
         dealer: int,
         turn_up: Card | None = None,
         deal_index: int = 0,
+        *,
+        _copy_of: Deal | None = None,
     ) -> None:
-        """Set up a deal from given hands (by seat) and the turned card; see :func:`check_hands`."""
-        masks = check_hands(rules, hands, dealer, turn_up, deal_index)
+        """Set up a deal from given hands (by seat) and the turned card; see :func:`check_hands`.
+
+        ``_copy_of`` is private to :meth:`copy` (compiled classes cannot be made without ``__init__``).
+        """
+        if _copy_of is not None:
+            self._copy_from(_copy_of)
+            return
+        masks, turn_up = check_hands(rules, hands, dealer, turn_up, deal_index)
         self.rules = rules
         self.players = rules.players
         self.size = masks[0].bit_count()
@@ -382,10 +390,11 @@ class Deal:
         else:
             self.to_act = (seat + 1) % self.players
 
-    def _check_bid_range(self, seat: int, n: int) -> None:
+    def _check_bid_range(self, seat: int, n: int, doing: str = "bid") -> None:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.size:
+            article = "an" if self.size in (8, 11, 18) else "a"
             raise BidOutOfRangeError(
-                f"seat {seat} may not bid {n!r}: bids run from 0 to {self.size} in a {self.size}-card deal"
+                f"seat {seat} may not {doing} {n!r}: bids run from 0 to {self.size} in {article} {self.size}-card deal"
             )
 
     def _check_hook(self, n: int, doing: str) -> None:
@@ -408,7 +417,7 @@ class Deal:
             else:
                 why = f"a bid may change only until the player on the left (seat {(seat + 1) % self.players}) has bid"
             raise BidChangeNotAllowedError(f"seat {seat} may not change its bid now: {why}")
-        self._check_bid_range(seat, n)
+        self._check_bid_range(seat, n, "change its bid to")
         if n == self.bids[seat]:
             raise BidChangeNotAllowedError(f"seat {seat} already bid {n}: a change must name another number")
         if seat == self.dealer:
@@ -420,7 +429,14 @@ class Deal:
     def _choose_trump(self, seat: int, suit: Suit, action: Action | None) -> None:
         self._check_seat(seat)
         if self.phase != CHOOSING_TRUMP:
-            why = "no Magician was turned up" if self.phase != FINISHED else "the deal is over"
+            if self.phase == FINISHED:
+                why = "the deal is over"
+            elif not self.rules.turns_up_trump:
+                why = "these rules rotate trump"
+            elif self.turn_up is not None and SUIT_OF[self.turn_up] == MAGICIAN_SUIT:
+                why = f"trump is already {SUIT_NAMES[self._trump]}"
+            else:
+                why = "trump is chosen only after a turned Magician"
             raise UnexpectedActionError(f"seat {seat} may not choose trump: {why}")
         if seat != self.dealer:
             raise NotYourTurnError(f"seat {seat} may not choose trump: the dealer (seat {self.dealer}) chooses")
@@ -457,8 +473,7 @@ class Deal:
         suit = SUIT_OF[card]
         if led >= 0 and suit != led and suit < 4 and hand & SUIT_MASKS[led]:
             raise MustFollowSuitError(
-                f"seat {seat} must follow {SUIT_NAMES[led]}: it holds"
-                f" {'a ' if (hand & SUIT_MASKS[led]).bit_count() == 1 else ''}{SUIT_NAMES[led]}"
+                f"seat {seat} must follow {SUIT_NAMES[led]}: it holds {SUIT_NAMES[led]}"
                 f" and may not play the {card_name(card)}"
             )
         self.hands[seat] = hand ^ bit
@@ -538,33 +553,34 @@ class Deal:
 
     def copy(self) -> Deal:
         """An independent copy, for search."""
-        other = Deal.__new__(Deal)
-        other.rules = self.rules
-        other.players = self.players
-        other.size = self.size
-        other.dealer = self.dealer
-        other.deal_index = self.deal_index
-        other.turn_up = self.turn_up
-        other.hands_dealt = self.hands_dealt
-        other.hands = self.hands.copy()
-        other.bids = self.bids.copy()
-        other.tricks_won = self.tricks_won.copy()
-        other.trick = self.trick.copy()
-        other.tricks = self.tricks.copy()
-        other.actions = self.actions.copy()
-        other._previous_bids = self._previous_bids.copy()
-        other._hook = self._hook
-        other._until_next = self._until_next
-        other.points = None if self.points is None else self.points.copy()
-        other.first_leader = self.first_leader
-        other.trick_leader = self.trick_leader
-        other._led = self._led
-        other._best = self._best
-        other._best_seat = self._best_seat
-        other.phase = self.phase
-        other.to_act = self.to_act
-        other._trump = self._trump
-        return other
+        return Deal(self.rules, self.hands_dealt, self.dealer, self.turn_up, self.deal_index, _copy_of=self)
+
+    def _copy_from(self, other: Deal) -> None:
+        self.rules = other.rules
+        self.players = other.players
+        self.size = other.size
+        self.dealer = other.dealer
+        self.deal_index = other.deal_index
+        self.turn_up = other.turn_up
+        self.hands_dealt = other.hands_dealt
+        self.hands = other.hands.copy()
+        self.bids = other.bids.copy()
+        self.tricks_won = other.tricks_won.copy()
+        self.trick = other.trick.copy()
+        self.tricks = other.tricks.copy()
+        self.actions = other.actions.copy()
+        self._previous_bids = other._previous_bids.copy()
+        self._hook = other._hook
+        self._until_next = other._until_next
+        self.points = None if other.points is None else other.points.copy()
+        self.first_leader = other.first_leader
+        self.trick_leader = other.trick_leader
+        self._led = other._led
+        self._best = other._best
+        self._best_seat = other._best_seat
+        self.phase = other.phase
+        self.to_act = other.to_act
+        self._trump = other._trump
 
     def action_log(self) -> list[str]:
         """The actions as record lines: ``"1 bid 2"``, ``"0 play AS"``."""
@@ -632,8 +648,11 @@ def check_hands(
     dealer: int,
     turn_up: Card | None,
     deal_index: int,
-) -> list[int]:
-    """The hands as bitmasks, if they make a valid deal under ``rules``; else :class:`DealError`.
+) -> tuple[list[int], Card | None]:
+    """The hands as bitmasks and the turned card, if they make a valid deal under ``rules``; else :class:`DealError`.
+
+    Copies of a Magician or Jester are renumbered so that no two are the same card:
+    the hands take the first copies in seat order, a turned special card the next one.
 
     Every seat holds the same number of cards (the schedule's size for
     ``deal_index`` when that is within the schedule), no card twice (a Magician or
@@ -692,6 +711,10 @@ def check_hands(
             raise DealError(f"the turned card, the {card_name(turn_up)}, is also in a hand")
         if turn_up >= 52 and (magicians if turn_up < FIRST_JESTER else jesters) == 4:
             raise DealError(f"the turned card is a {card_name(turn_up)}, but all four are in hands")
+        if turn_up >= FIRST_JESTER:
+            turn_up = FIRST_JESTER + jesters
+        elif turn_up >= FIRST_MAGICIAN:
+            turn_up = FIRST_MAGICIAN + magicians
     elif rules.turns_up_trump and left > 0:
         raise DealError(f"{left} cards are left after the deal, so a card must be turned up for trump")
-    return masks
+    return masks, turn_up

@@ -239,6 +239,8 @@ class Game:
             self.deals.pop()
         deal = self.deal
         if deal.is_over:
+            # A finished deal may be shared with copies of this game: take back on a copy of our own.
+            deal = self.deals[-1] = deal.copy()
             result = self.results.pop()
             for seat, p in enumerate(result.points):
                 self.totals[seat] -= p

@@ -64,6 +64,10 @@ def loads(text: str | bytes) -> Game:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"the record is not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("the record is not a game record: its JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise RecordError(f"the record is not a game record: {exc}") from None
     return from_record(data)
 
 
@@ -118,9 +122,9 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
     return game
 
 
-def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
+def _field(data: Mapping[str, Any], name: str, kind: type, where: str = "the record") -> Any:
     if name not in data:
-        raise RecordError(f"the record has no {name!r} field")
+        raise RecordError(f"{where} has no {name!r} field")
     value = data[name]
     if isinstance(value, bool) or not isinstance(value, kind):
         raise RecordError(f"{name!r} has the wrong type: {type(value).__name__}")
@@ -134,11 +138,11 @@ def _replay_deal(game: Game, index: int, deal_data: object) -> None:
         raise TooManyDealsError(f"the schedule has {game.rules.deals} deals, but the record has more")
     if game.deals and not game.deal.is_over:
         raise DealError(f"deal {index - 1} stops before its last trick, but deal {index} follows it").at(index - 1)
-    hands = _field(deal_data, "hands", list)
+    hands = _field(deal_data, "hands", list, f"deal {index}")
     if "turn_up" not in deal_data:
         raise RecordError(f"deal {index} has no 'turn_up' field (null when no card is turned)")
     turn_up_text = deal_data["turn_up"]
-    actions = _field(deal_data, "actions", list)
+    actions = _field(deal_data, "actions", list, f"deal {index}")
     parsed_hands = []
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):

@@ -126,8 +126,6 @@ class Rules:
             raise RulesError(f"first_dealer seat {self.first_dealer} does not exist: seats are 0 to {self.players - 1}")
         if self.zero_bid_bonus is not None:
             _check_type("zero_bid_bonus", self.zero_bid_bonus, int)
-        if self.miss_penalty and self.scoring == "magicians":
-            raise RulesError("miss_penalty cannot be combined with magicians scoring, which already costs 10 a trick")
         self._validate_trump()
         sizes = self.hand_sizes
         if not sizes:
@@ -231,6 +229,10 @@ class Rules:
         name = options.pop("preset", "full")
         if not isinstance(name, str):
             raise RulesError(f"preset must be a name, not {name!r}")
+        if "zero_bonus" in options:  # RULES.md's name for the option RECORD.md calls zero_bid_bonus
+            if "zero_bid_bonus" in options:
+                raise RulesError("give zero_bid_bonus or zero_bonus, not both")
+            options["zero_bid_bonus"] = options.pop("zero_bonus")
         overrides = {key: _option_from_json(key, value) for key, value in options.items()}
         return cls.preset(name, **overrides)
 

@@ -35,17 +35,17 @@ def deal_points(bid: int, tricks: int, rules: Rules) -> int:
     magicians    20 + 10 b          -10 |t - b|
     ===========  =================  ==================
 
-    ``miss_penalty`` makes a missed bid score ``-|t - b|``; ``zero_bid_bonus``
+    ``miss_penalty`` makes a missed bid score ``-|t - b|`` (under every scheme); ``zero_bid_bonus``
     replaces the exact-bid bonus of a made bid of 0.
     """
     scheme = rules.scoring
     if tricks == bid:
         per_trick = 10 * bid if scheme == "magicians" else bid
         return exact_bonus(bid, rules) + per_trick
-    if scheme == "magicians":
-        return -10 * abs(tricks - bid)
     if rules.miss_penalty:
         return -abs(tricks - bid)
+    if scheme == "magicians":
+        return -10 * abs(tricks - bid)
     return tricks if scheme == "tricks+10" else 0
 
 

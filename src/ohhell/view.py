@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ohhell.actions import Action
 from ohhell.cards import Card, CardSet, Suit
-from ohhell.deal import PHASE_NAMES, Deal, Trick
+from ohhell.deal import PHASE_NAMES, PLAYING, Deal, Trick
 from ohhell.rules import Rules
 
 
@@ -35,6 +35,7 @@ class SeatView:
     tricks_won: tuple[int, ...]
     first_leader: int
     trick_leader: int
+    """Who leads (or led) the trick in progress; before the first card of a deal, the first leader."""
     trick: tuple[Card, ...]
     """The cards of the trick in progress, in play order from :attr:`trick_leader`."""
     tricks: tuple[Trick, ...]
@@ -42,7 +43,7 @@ class SeatView:
     history: tuple[tuple[int, Action], ...]
     """Every action of this deal in order (all public: bids, trump choice, plays)."""
     legal_actions: tuple[Action, ...]
-    """What this seat may do now (empty when it is not its turn)."""
+    """What this seat may do now: its turn's actions, or its bid changes while its ``until-next`` window is open."""
     forbidden_bid: int | None
     totals: tuple[int, ...]
     """Each seat's total before this deal."""
@@ -87,7 +88,7 @@ def seat_view(deal: Deal, seat: int, totals: tuple[int, ...] | None = None, deal
         bids=tuple(None if b < 0 else b for b in deal.bids),
         tricks_won=tuple(deal.tricks_won),
         first_leader=deal.first_leader,
-        trick_leader=deal.trick_leader if deal.trick else deal.to_act,
+        trick_leader=deal.trick_leader if deal.trick or deal.phase != PLAYING else deal.to_act,
         trick=tuple(deal.trick),
         tricks=tuple(deal.tricks),
         history=tuple(deal.actions),
