@@ -6,4 +6,4 @@ tools/setup-venv.sh
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/ohhell "$@"
 fi
-exec .venv/bin/ohhell check examples/full-4-players.json
+exec .venv/bin/ohhell serve

@@ -33,6 +33,8 @@ SEAT_VIEW_FIELDS = {
     "first_leader",
     "trick_leader",
     "trick",
+    "led_suit",
+    "winning_seat",
     "tricks",
     "history",
     "legal_actions",
@@ -236,3 +238,17 @@ def test_a_games_view_carries_the_totals_before_the_deal_and_the_number() -> Non
     assert view.deal_number == 5
     assert view.deal_index == 1
     assert view.hand == game.deal.hand(1)
+
+
+def test_the_view_names_the_suit_to_follow_and_who_is_winning() -> None:
+    rules = Rules.preset("full", players=3, schedule=(2,))
+    game = Game(rules, deal_cards=False, first_dealer=0)
+    game.start_deal([CardSet.parse("AS 2H"), CardSet.parse("KH 3C"), CardSet.parse("QH 4C")], parse_card("9D"))
+    for seat, n in ((1, 0), (2, 0), (0, 1)):
+        game.bid(n, seat=seat)
+    assert (game.view(2).led_suit, game.view(2).winning_seat) == (None, None)
+    game.play("KH", seat=1)
+    game.play("QH", seat=2)
+    view = game.view(0)
+    assert view.led_suit == parse_card("2H") // 13
+    assert view.winning_seat == 1

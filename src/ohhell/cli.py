@@ -170,6 +170,132 @@ def _read_stdin(console: Console, prompt: str) -> str | None:
     return line
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help="A database URL (sqlite:///file or postgresql://…); default: a SQLite file under ./data/."),
+    ] = None,
+    animation_scale: Annotated[
+        float, typer.Option(help="Multiply the table's animation delays (1 = for people; 0.1 = ten times faster).")
+    ] = 1.0,
+    computer_processes: Annotated[
+        int | None,
+        typer.Option(
+            help="Worker processes for Hard computer players (default: one per core, at least 2; 0: threads)."
+        ),
+    ] = None,
+) -> None:
+    """Play Oh Hell! in the browser against computer players, saved as you go (http://127.0.0.1:8000)."""
+    from ohhell.server.serve import serve as run_server  # the web stack loads only for this command
+
+    run_server(host, port, database, animation_scale, computer_processes)
+
+
+NamesArgument = Annotated[
+    list[str] | None, typer.Argument(help="The players' names in seat order: each deals after the one before.")
+]
+
+
+@app.command()
+def keep(
+    names: NamesArgument = None,
+    preset: PresetOption = "full",
+    schedule: ScheduleOption = None,
+    trump: TrumpOption = None,
+    hook: HookOption = None,
+    scoring: ScoringOption = None,
+    miss_penalty: MissPenaltyOption = None,
+    zero_bid_bonus: ZeroBonusOption = None,
+    special_cards: SpecialOption = None,
+    first_dealer: Annotated[
+        str | None, typer.Option(help="Who deals first: a name or a number from 1 (default: the first name).")
+    ] = None,
+    keeper: Annotated[str, typer.Option(help="Who keeps score: entries are made in this name.")] = "Scorekeeper",
+    file: Annotated[
+        Path | None, typer.Option("--file", "-f", help="Save the sheet here (default: ohhell-sheet-DATE.json).")
+    ] = None,
+    resume: Annotated[Path | None, typer.Option(help="Go on with a saved sheet, saving into it.")] = None,
+) -> None:
+    """Keep score for a game played with real cards: enter the trump, bids and tricks; points and totals follow."""
+    from ohhell.keeper import commands
+
+    try:
+        if resume is not None:
+            sheet = commands.open_sheet(resume)
+            path = resume
+        else:
+            if not names:
+                raise ValueError("name the players in seat order, e.g. ohhell keep Ann Bob Cy Di, or --resume FILE")
+            rules = build_rules(
+                preset,
+                len(names),
+                schedule=schedule,
+                trump=trump,
+                hook=hook,
+                scoring=scoring,
+                miss_penalty=miss_penalty,
+                zero_bid_bonus=zero_bid_bonus,
+                special_cards=special_cards,
+            )
+            sheet = commands.new_sheet(rules, names, first_dealer, keeper)
+            path = file or commands.default_sheet_path(sheet.created)
+    except (OhHellError, ValueError) as exc:
+        typer.echo(f"ohhell keep: {exc}", err=True)
+        raise typer.Exit(2) from None
+    console = Console(highlight=False)
+    raise typer.Exit(commands.keep(sheet, path, console, _reader(console)))
+
+
+@app.command(name="sheet")
+def print_sheet(
+    file: Annotated[Path | None, typer.Argument(help="A saved score sheet (ohhell-sheet/1 JSON) to print.")] = None,
+    blank: Annotated[bool, typer.Option(help="A blank sheet to fill in by hand, for the rules given.")] = False,
+    preset: PresetOption = "full",
+    players: PlayersOption = None,
+    schedule: ScheduleOption = None,
+    trump: TrumpOption = None,
+    hook: HookOption = None,
+    scoring: ScoringOption = None,
+    miss_penalty: MissPenaltyOption = None,
+    zero_bid_bonus: ZeroBonusOption = None,
+    special_cards: SpecialOption = None,
+    paper: Annotated[str, typer.Option(help="a4 or letter, printed landscape on one page.")] = "a4",
+    output: Annotated[Path, typer.Option("--output", "-o", help="The file to write.")] = Path("sheet.pdf"),
+    html: Annotated[bool, typer.Option(help="Write HTML with print CSS instead of a PDF.")] = False,
+) -> None:
+    """Write the printable score sheet (one landscape page) of a saved sheet, or a blank one, as a PDF."""
+    from ohhell.keeper import commands
+
+    try:
+        if blank == (file is not None):
+            raise ValueError("give a saved sheet, or --blank with the rules (--preset, --players, ...), not both")
+        if file is not None:
+            commands.write_printable(output, sheet=commands.open_sheet(file), paper=paper, html=html)
+        else:
+            rules = build_rules(
+                preset,
+                players,
+                schedule=schedule,
+                trump=trump,
+                hook=hook,
+                scoring=scoring,
+                miss_penalty=miss_penalty,
+                zero_bid_bonus=zero_bid_bonus,
+                special_cards=special_cards,
+            )
+            commands.write_printable(output, rules=rules, paper=paper, html=html)
+    except (OhHellError, ValueError) as exc:
+        typer.echo(f"ohhell sheet: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        typer.echo(f"ohhell sheet: cannot write {output}: {exc.strerror}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"wrote {output}")
+
+
 @app.callback()
 def _root() -> None:
     """Oh Hell! rules engine, records and games."""

@@ -3,7 +3,7 @@
 A :class:`Deal` can be set up directly from given hands, for analysis and for
 tests against other engines::
 
-    >>> from ohhell.rules import Rules
+    >>> from ohhell.rules import Rules, hook_forbidden_bid
     >>> from ohhell.cards import CardSet, parse_card
     >>> deal = Deal(Rules.preset("full", players=3, schedule=(2,)), dealer=2,
     ...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")],
@@ -62,7 +62,7 @@ from ohhell.errors import (
     NotYourTurnError,
     UnexpectedActionError,
 )
-from ohhell.rules import Rules
+from ohhell.rules import Rules, hook_forbidden_bid
 from ohhell.scoring import deal_points
 
 CHOOSING_TRUMP: Final = 0
@@ -105,6 +105,9 @@ class Trick:
 
     def __hash__(self) -> int:
         return hash((self.leader, self.cards, self.winner))
+
+    def __reduce__(self) -> tuple[type[Trick], tuple[int, tuple[Card, ...], int]]:
+        return (Trick, (self.leader, self.cards, self.winner))
 
     def __repr__(self) -> str:
         return f"Trick(leader={self.leader}, cards={self.cards!r}, winner={self.winner})"
@@ -259,8 +262,7 @@ class Deal:
                 if b < 0:
                     return None
                 others += b
-        forbidden = self.size - others
-        return forbidden if forbidden >= 0 else None
+        return hook_forbidden_bid(True, self.size, others)
 
     def can_change_bid(self, seat: int) -> bool:
         """Whether ``seat`` may change its bid now (``until-next`` rules)."""

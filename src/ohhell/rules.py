@@ -73,6 +73,20 @@ def schedule_sizes(name: str, players: int, pack_size: int) -> tuple[int, ...]:
     return sizes[name]()
 
 
+def hook_forbidden_bid(hook: bool, tricks: int, other_bids: int) -> int | None:
+    """The dealer's forbidden bid once every other seat has bid ``other_bids`` in all, or ``None``.
+
+    Under the hook the dealer may not make the bids total the tricks; when the others
+    already bid more than the tricks, every bid is allowed.
+
+    >>> hook_forbidden_bid(True, 5, 4), hook_forbidden_bid(True, 5, 6), hook_forbidden_bid(False, 5, 4)
+    (1, None, None)
+    """
+    if not hook or other_bids > tricks:
+        return None
+    return tricks - other_bids
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every option of RULES.md. Build one with :meth:`preset`; change one with :meth:`replace`.

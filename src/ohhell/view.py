@@ -38,6 +38,10 @@ class SeatView:
     """Who leads (or led) the trick in progress; before the first card of a deal, the first leader."""
     trick: tuple[Card, ...]
     """The cards of the trick in progress, in play order from :attr:`trick_leader`."""
+    led_suit: Suit | None
+    """The suit to follow in the trick in progress (``None`` before a lead, after a led Magician, or over Jesters)."""
+    winning_seat: int | None
+    """The seat whose card is winning the trick in progress, if a card has been played."""
     tricks: tuple[Trick, ...]
     """This deal's finished tricks."""
     history: tuple[tuple[int, Action], ...]
@@ -90,6 +94,8 @@ def seat_view(deal: Deal, seat: int, totals: tuple[int, ...] | None = None, deal
         first_leader=deal.first_leader,
         trick_leader=deal.trick_leader if deal.trick or deal.phase != PLAYING else deal.to_act,
         trick=tuple(deal.trick),
+        led_suit=deal.led_suit,
+        winning_seat=deal.trick_winner_so_far(),
         tricks=tuple(deal.tricks),
         history=tuple(deal.actions),
         legal_actions=deal.legal_actions(seat),

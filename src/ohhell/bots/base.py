@@ -54,9 +54,10 @@ class Decision:
 
     ``summary`` is one sentence built from the numbers below it; ``options`` lists
     every alternative weighed, best first, with its value on the scale named by
-    ``measure`` (for example ``"expected points"``); ``card_chances`` gives each of
-    the seat's cards its estimated chance of taking a trick (empty when not
-    computed); ``facts`` holds the other figures the decision used, by name.
+    ``measure`` (for example ``"expected points"``); ``card_chances`` gives cards
+    a chance, in the sense named by ``chance_label`` (at a bid: to take a trick
+    in the deal; at a play: to win this trick); ``facts`` holds the other figures
+    the decision used, by name.
     """
 
     action: Action
@@ -65,6 +66,7 @@ class Decision:
     measure: str = ""
     options: tuple[Option, ...] = ()
     card_chances: tuple[tuple[Card, float], ...] = ()
+    chance_label: str = ""
     facts: tuple[tuple[str, float | int | str], ...] = ()
 
     def fact(self, name: str) -> float | int | str | None:

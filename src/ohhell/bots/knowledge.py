@@ -85,13 +85,13 @@ def _specials_seen(cards: list[Card]) -> tuple[int, int]:
 
 
 def voids_from_tricks(players: int, tricks: list[tuple[int, tuple[Card, ...]]]) -> list[int]:
-    """Each seat's known voids (suit bits) from tricks given as ``(leader, cards)``, the last one possibly unfinished."""
+    """Each seat's known voids (suit bits) from tricks given as ``(leader, cards)``, the last maybe unfinished."""
     voids = [0] * players
     for leader, cards in tricks:
         led = -1
         for index, card in enumerate(cards):
             suit = SUIT_OF[card]
-            if led >= 0 and suit < 4 and suit != led:
+            if 0 <= led < 4 and suit < 4 and suit != led:
                 voids[(leader + index) % players] |= 1 << led
             if led == -1 and suit != JESTER_SUIT:
                 led = suit if suit < 4 else MAGICIAN_SUIT

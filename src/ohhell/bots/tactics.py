@@ -13,26 +13,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from ohhell.cards import JESTER_SUIT, MAGICIAN_SUIT, SUIT_MASKS, SUIT_OF, Card
+from ohhell.deal import beats
 from ohhell.rules import Rules
 
 NO_TRUMP: Final = -1
-
-
-def beats(card: Card, best: Card, trump: int) -> bool:
-    """Whether ``card`` played now takes the lead from ``best``, the card winning the trick so far.
-
-    The engine's rule: the first Magician wins; else the highest trump; else the
-    highest card of the suit led (a card of another suit never wins); a Jester never
-    takes the lead, and anything but a Jester takes it from a Jester.
-    """
-    suit, best_suit = SUIT_OF[card], SUIT_OF[best]
-    if suit == best_suit:
-        return card > best and suit < 4
-    if best_suit == MAGICIAN_SUIT or suit == JESTER_SUIT:
-        return False
-    if suit == MAGICIAN_SUIT or best_suit == JESTER_SUIT:
-        return True
-    return suit == trump
 
 
 def _strength_table(trump: int) -> tuple[int, ...]:
@@ -86,8 +70,8 @@ def rule_card(
     still_to_play: int,
     want: bool,
     others: int,
-) -> Card:
-    """The card the rule of thumb plays.
+) -> tuple[Card, str]:
+    """The card the rule of thumb plays, and the rule that chose it (a few words, for a Why?).
 
     ``best`` is the card winning the trick so far (ignored when leading),
     ``still_to_play`` how many seats play after this one, ``want`` whether the seat
@@ -100,24 +84,27 @@ def rule_card(
             masters = [c for c in legal if is_master(c, others)]
             if masters:
                 side = [c for c in masters if SUIT_OF[c] != trump]
-                return max(side or masters, key=strength.__getitem__)
+                return max(side or masters, key=strength.__getitem__), "leads a card nobody can beat"
             side = [c for c in legal if SUIT_OF[c] != trump and SUIT_OF[c] != JESTER_SUIT]
-            return min(side or legal, key=strength.__getitem__)
-        return min(legal, key=lambda c: (strength[c] >= 50, _higher_outside(c, others), strength[c]))
+            return min(side or legal, key=strength.__getitem__), "has no sure winner, so leads low and waits"
+        lead = min(legal, key=lambda c: (strength[c] >= 50, _higher_outside(c, others), strength[c]))
+        return lead, "leads the card most likely to lose"
     winners = [c for c in legal if beats(c, best, trump)]
     if want:
         if not winners:
-            return min(legal, key=strength.__getitem__)
+            return min(legal, key=strength.__getitem__), "cannot beat the winning card, so throws its lowest"
         if not still_to_play:
-            return min(winners, key=strength.__getitem__)
+            return min(winners, key=strength.__getitem__), "plays last and wins as cheaply as it can"
         safe = [c for c in winners if is_master(c, others)]
-        return min(safe, key=strength.__getitem__) if safe else max(winners, key=strength.__getitem__)
+        if safe:
+            return min(safe, key=strength.__getitem__), "wins with the lowest card nobody can beat"
+        return max(winners, key=strength.__getitem__), "wins with its highest card"
     losers = [c for c in legal if c not in winners]
     if losers:
-        return max(losers, key=strength.__getitem__)
+        return max(losers, key=strength.__getitem__), "plays its highest card that cannot win"
     if not still_to_play:
-        return max(winners, key=strength.__getitem__)
-    return min(winners, key=strength.__getitem__)
+        return max(winners, key=strength.__getitem__), "must win, so gets rid of its highest card"
+    return min(winners, key=strength.__getitem__), "must beat the winning card, so plays low and hopes to be beaten"
 
 
 def _higher_outside(card: Card, others: int) -> int:
@@ -126,3 +113,19 @@ def _higher_outside(card: Card, others: int) -> int:
     if suit >= 4:
         return -99 if suit == JESTER_SUIT else 99
     return -(others & SUIT_MASKS[suit] & ~((2 << card) - 1)).bit_count()
+
+
+def trick_status(cards: Sequence[Card], trump: int) -> tuple[int, int]:
+    """For a trick in progress: the index of the card winning it so far and the suit to follow (-1: none yet, or none).
+
+    The suit to follow is set by the first card that is not a Jester; a Magician sets none.
+    """
+    best = 0
+    led = -1
+    for index, card in enumerate(cards):
+        suit = SUIT_OF[card]
+        if index and beats(card, cards[best], trump):
+            best = index
+        if led == -1 and suit != JESTER_SUIT:
+            led = suit if suit < 4 else MAGICIAN_SUIT
+    return best, led if led < 4 else -1

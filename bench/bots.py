@@ -1,0 +1,363 @@
+"""Computer-player benchmark: strength against OpenSpiel's ISMCTS, the level ladder, decision times.
+
+``strength``: OpenSpiel's own ``oh_hell`` (4 players, 10 tricks; its engine and
+rules) with our Hard player in one seat and three ``pyspiel.ISMCTSBot`` (random
+rollouts, 1000 simulations, unlimited worlds, max visit count) in the others.
+Every deal is played four times, our player in each seat in turn (deal ``i``:
+OpenSpiel's chance outcomes from seed ``i``), and the same deals serve every
+opponent: ISMCTS with ``uct_c`` 1.5, ISMCTS with ``uct_c`` 4, and ``pyspiel.MCTSBot``
+searching the true state (a perfect-information player, the ceiling reference).
+Our player sees OpenSpiel's deal only through an adapter that mirrors every
+action into our engine and hands the bot ``seat_view(deal, our_seat)``. The
+margin is our points per deal minus the opponents' mean, averaged over the four
+seatings of a deal; its standard error is over deals.
+
+``ladder``: in our engine, one Hard, Normal, Easy and random player at a table of
+four, each game played four times with the levels rotated over the seats, under
+the ``full``, ``up-and-down`` and ``magicians`` presets: mean points per deal,
+games won (ties share), and each level's margin over the next with its standard
+error over game numbers.
+
+``timing``: each level in one seat of 4-player 10-card ``full`` deals (Normal in
+the others): median, 95th percentile and maximum decision time.
+
+Run: ``python bench/bots.py [--parts strength,ladder,timing] [--deals 600] [--games 20] [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any, Final
+
+from ohhell.actions import BID_BASE, Action
+from ohhell.bots import make_bot
+from ohhell.bots.base import Bot, Budget, Decision
+from ohhell.bots.hard import DEFAULT_BUDGET, HardBot
+from ohhell.bots.table import play_deal, play_game
+from ohhell.deal import Deal, deal_from_pack
+from ohhell.dealnumbers import shuffled_pack
+from ohhell.game import Game
+from ohhell.rules import Rules
+from ohhell.view import SeatView, seat_view
+
+PLAYERS: Final = 4
+TRICKS: Final = 10
+OPENSPIEL_SUITS: Final = (3, 2, 0, 1)
+"""Our suit for each OpenSpiel suit: OpenSpiel orders clubs, diamonds, spades, hearts; we order S, H, D, C."""
+OPPONENTS: Final = ("ismcts-1.5", "ismcts-4", "perfect-info")
+LADDER: Final = ("hard", "normal", "easy", "random")
+LADDER_PRESETS: Final = ("full", "up-and-down", "magicians")
+SIMULATIONS: Final = 1000
+
+
+def openspiel_card(card: int) -> int:
+    """Our card int (suit * 13 + rank, S H D C) as OpenSpiel's card action (rank * 4 + suit, C D S H)."""
+    return card % 13 * 4 + OPENSPIEL_SUITS.index(card // 13)
+
+
+def our_card(action: int) -> int:
+    """OpenSpiel's card action as our card int."""
+    return OPENSPIEL_SUITS[action % 4] * 13 + action // 4
+
+
+def chance_outcomes(deal_seed: int) -> list[int]:
+    """OpenSpiel's chance actions for deal ``deal_seed``: the trick count, the dealer, 40 cards, the trump card."""
+    rng = random.Random(deal_seed)
+    return [TRICKS, deal_seed % PLAYERS, *rng.sample(range(52), PLAYERS * TRICKS + 1)]
+
+
+def mirror_deal(outcomes: Sequence[int]) -> Deal:
+    """Our engine's deal for OpenSpiel's chance outcomes: cards go to players 0, 1, 2, 3, 0, ... whoever deals."""
+    rules = Rules.preset("full", players=PLAYERS, schedule=(TRICKS,))
+    cards = outcomes[2:]
+    hands = [[our_card(c) for c in cards[p : PLAYERS * TRICKS : PLAYERS]] for p in range(PLAYERS)]
+    return Deal(rules, hands, dealer=outcomes[1], turn_up=our_card(cards[-1]))
+
+
+def to_openspiel(action: Action) -> int:
+    """Our action as OpenSpiel's: a card, or a bid (``52 + n``)."""
+    return 52 + action - BID_BASE if action >= BID_BASE else openspiel_card(action)
+
+
+def to_ours(action: int) -> Action:
+    """OpenSpiel's action as ours."""
+    return BID_BASE + action - 52 if action >= 52 else our_card(action)
+
+
+def opponent_bot(kind: str, game: Any, seed: int) -> Any:
+    """An OpenSpiel bot: ISMCTS at ``uct_c`` 1.5 or 4, or MCTS on the true state (it sees every hand)."""
+    import pyspiel
+
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    if kind == "perfect-info":
+        return pyspiel.MCTSBot(game, evaluator, 1.5, SIMULATIONS, 1000, False, seed, False)
+    uct_c = {"ismcts-1.5": 1.5, "ismcts-4": 4.0}[kind]
+    final = pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
+    return pyspiel.ISMCTSBot(seed, evaluator, uct_c, SIMULATIONS, -1, final, False, False)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One game of the strength test: deal seed, our seat, the opponents and our budget."""
+
+    deal_seed: int
+    our_seat: int
+    opponent: str
+    seconds: float | None
+
+
+def play_openspiel(seating: Seating) -> dict[str, Any]:
+    """Play one OpenSpiel deal with our Hard player in ``our_seat``; check both engines score it alike."""
+    import pyspiel
+
+    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
+    state = game.new_initial_state()
+    outcomes = chance_outcomes(seating.deal_seed)
+    for action in outcomes:
+        state.apply_action(action)
+    deal = mirror_deal(outcomes)
+    base = seating.deal_seed * 16 + seating.our_seat * 4
+    bots = {p: opponent_bot(seating.opponent, game, base + p) for p in range(PLAYERS) if p != seating.our_seat}
+    ours = HardBot(Budget(seconds=seating.seconds) if seating.seconds else DEFAULT_BUDGET)
+    rng = random.Random(base)
+    times = []
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == seating.our_seat:
+            start = time.perf_counter()
+            decision = ours.decide(seat_view(deal, player), rng)
+            times.append(time.perf_counter() - start)
+            action = to_openspiel(decision.action)
+        else:
+            action = bots[player].step(state)
+        state.apply_action(action)
+        deal.apply(to_ours(action), player)
+    returns = [int(r) for r in state.returns()]
+    if deal.points != returns:
+        raise AssertionError(f"deal {seating.deal_seed}: OpenSpiel scored {returns}, our engine {deal.points}")
+    return {
+        "seed": seating.deal_seed,
+        "seat": seating.our_seat,
+        "points": returns,
+        "bids": deal.bids,
+        "tricks": deal.tricks_won,
+        "times": times,
+    }
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its standard error."""
+    if len(values) < 2:
+        return (values[0] if values else math.nan), math.nan
+    return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
+
+
+def strength(deals: int, opponents: Iterable[str], seconds: float | None, workers: int) -> dict[str, Any]:
+    """Our Hard player against each opponent kind, every deal played with our player in each seat."""
+    results: dict[str, Any] = {}
+    for opponent in opponents:
+        seatings = [Seating(d, seat, opponent, seconds) for d in range(deals) for seat in range(PLAYERS)]
+        started = time.perf_counter()
+        games = _map(play_openspiel, seatings, workers)
+        by_deal: dict[int, list[float]] = {}
+        ours_exact: list[bool] = []
+        theirs_exact: list[bool] = []
+        ours_points: list[int] = []
+        theirs_points: list[int] = []
+        for g in games:
+            me = g["seat"]
+            others = [g["points"][p] for p in range(PLAYERS) if p != me]
+            by_deal.setdefault(g["seed"], []).append(g["points"][me] - statistics.mean(others))
+            ours_points.append(g["points"][me])
+            theirs_points.extend(others)
+            ours_exact.append(g["bids"][me] == g["tricks"][me])
+            theirs_exact.extend(g["bids"][p] == g["tricks"][p] for p in range(PLAYERS) if p != me)
+        margin, se = mean_se([statistics.mean(v) for v in by_deal.values()])
+        results[opponent] = {
+            "deals": deals,
+            "games": len(games),
+            "margin": margin,
+            "margin_se": se,
+            "our_mean": statistics.mean(ours_points),
+            "their_mean": statistics.mean(theirs_points),
+            "our_exact_rate": statistics.mean(ours_exact),
+            "their_exact_rate": statistics.mean(theirs_exact),
+            "wall_seconds": time.perf_counter() - started,
+        }
+        _print_strength(opponent, results[opponent])
+    return results
+
+
+def _print_strength(opponent: str, r: dict[str, Any]) -> None:
+    print(
+        f"{opponent:<14}{r['deals']:>7}{r['games']:>7}{r['margin']:>+9.2f} ± {r['margin_se']:<6.2f}"
+        f"{r['our_mean']:>8.2f}{r['their_mean']:>8.2f}{r['our_exact_rate']:>9.1%}{r['their_exact_rate']:>9.1%}",
+        flush=True,
+    )
+
+
+def _strength_header() -> None:
+    print(f"\nStrength in OpenSpiel oh_hell ({PLAYERS} players, {TRICKS} tricks): our Hard in one seat")
+    print(
+        f"{'opponents':<14}{'deals':>7}{'games':>7}{'margin':>9}{'':<9}{'ours':>8}{'theirs':>8}{'exact':>9}{'(them)':>9}"
+    )
+
+
+@dataclass(frozen=True)
+class LadderGame:
+    """One ladder game: preset, game number, rotation of the levels over the seats, Hard's budget."""
+
+    preset: str
+    number: int
+    rotation: int
+    seconds: float | None
+
+
+def play_ladder(task: LadderGame) -> dict[str, Any]:
+    """One full game of the four levels; returns each level's total, deals and whether it won (ties share)."""
+    rules = Rules.preset(task.preset, players=PLAYERS)
+    levels = [LADDER[(seat + task.rotation) % PLAYERS] for seat in range(PLAYERS)]
+    bots: list[Bot] = [
+        HardBot(Budget(seconds=task.seconds)) if level == "hard" and task.seconds else make_bot(level)
+        for level in levels
+    ]
+    game = Game(rules, number=task.number)
+    play_game(game, bots, random.Random(task.number * 4 + task.rotation))
+    winners = game.winners or []
+    return {
+        "preset": task.preset,
+        "number": task.number,
+        "totals": {level: game.totals[seat] for seat, level in enumerate(levels)},
+        "wins": {level: (1 / len(winners) if seat in winners else 0.0) for seat, level in enumerate(levels)},
+        "deals": rules.deals,
+    }
+
+
+def ladder(games: int, seconds: float | None, workers: int, presets: Sequence[str]) -> dict[str, Any]:
+    """The four levels against each other in whole games, rotated over the seats."""
+    tasks = [LadderGame(p, 1000 + g, r, seconds) for p in presets for g in range(games) for r in range(PLAYERS)]
+    played = _map(play_ladder, tasks, workers)
+    results: dict[str, Any] = {}
+    print(f"\nLadder in our engine: one of each level at a table of {PLAYERS}, {games} games x {PLAYERS} seatings each")
+    print(f"{'preset':<13}{'level':<8}{'pts/deal':>9}{'win rate':>10}{'margin over next':>22}")
+    for preset in presets:
+        mine = [g for g in played if g["preset"] == preset]
+        deals = mine[0]["deals"]
+        entry: dict[str, Any] = {"games": len(mine), "deals_per_game": deals, "levels": {}}
+        for i, level in enumerate(LADDER):
+            per_deal = statistics.mean(g["totals"][level] / deals for g in mine)
+            wins = statistics.mean(g["wins"][level] for g in mine)
+            row: dict[str, Any] = {"points_per_deal": per_deal, "win_rate": wins}
+            text = ""
+            if i + 1 < len(LADDER):
+                nxt = LADDER[i + 1]
+                by_number: dict[int, list[float]] = {}
+                for g in mine:
+                    by_number.setdefault(g["number"], []).append((g["totals"][level] - g["totals"][nxt]) / deals)
+                margin, se = mean_se([statistics.mean(v) for v in by_number.values()])
+                row.update({"margin_over_next": margin, "margin_se": se, "z": margin / se if se else math.inf})
+                text = f"{margin:+.2f} ± {se:.2f} (z {margin / se if se else math.inf:.1f})"
+            entry["levels"][level] = row
+            print(f"{preset:<13}{level:<8}{per_deal:>9.2f}{wins:>10.1%}   {text}")
+        results[preset] = entry
+    return results
+
+
+class Timed:
+    """A bot wrapped to record how long each of its decisions takes, and only its own."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.level = inner.level
+        self.times: list[float] = []
+
+    def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
+        """The inner bot's decision, timed."""
+        start = time.perf_counter()
+        decision = self.inner.decide(view, rng, budget)
+        self.times.append(time.perf_counter() - start)
+        return decision
+
+
+def timing(deals: int, levels: Sequence[str], seconds: float | None) -> dict[str, Any]:
+    """Decision times of each level in one seat of 4-player 10-card deals, on this core."""
+    rules = Rules.preset("full", players=PLAYERS, schedule=(TRICKS,))
+    normal = make_bot("normal")
+    results: dict[str, Any] = {}
+    print(f"\nDecision times, {PLAYERS} players, {TRICKS}-card deals, {deals} deals per level (one process)")
+    print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p95 ms':>9}{'max ms':>9}")
+    for level in levels:
+        timed = Timed(HardBot(Budget(seconds=seconds)) if level == "hard" and seconds else make_bot(level))
+        for d in range(deals):
+            deal = deal_from_pack(rules, shuffled_pack(d, PLAYERS, False, 0), d % PLAYERS, 0)
+            bots: list[Bot] = [normal] * PLAYERS
+            bots[d % PLAYERS] = timed
+            play_deal(deal, bots, random.Random(d))
+        times = timed.times
+        ordered = sorted(times)
+        row = {
+            "decisions": len(times),
+            "median_ms": 1000 * statistics.median(ordered),
+            "p95_ms": 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+            "max_ms": 1000 * ordered[-1],
+        }
+        results[level] = row
+        print(f"{level:<8}{row['decisions']:>10}{row['median_ms']:>11.1f}{row['p95_ms']:>9.1f}{row['max_ms']:>9.1f}")
+    return results
+
+
+def _map(function: Callable[[Any], dict[str, Any]], tasks: list[Any], workers: int) -> list[dict[str, Any]]:
+    if workers <= 1:
+        return [function(t) for t in tasks]
+    with Pool(workers) as pool:
+        return pool.map(function, tasks, chunksize=1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default="strength,ladder,timing", help="comma-separated: strength, ladder, timing")
+    parser.add_argument("--deals", type=int, default=600, help="strength: deals per opponent (each played 4 times)")
+    parser.add_argument("--opponents", default=",".join(OPPONENTS), help=f"strength: any of {', '.join(OPPONENTS)}")
+    parser.add_argument("--games", type=int, default=20, help="ladder: game numbers per preset (each played 4 times)")
+    parser.add_argument("--presets", default=",".join(LADDER_PRESETS), help="ladder: presets")
+    parser.add_argument("--timing-deals", type=int, default=30, help="timing: deals per level")
+    parser.add_argument(
+        "--hard-seconds", type=float, help=f"Hard's time per decision (default {DEFAULT_BUDGET.seconds})"
+    )
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 deals, 1 ladder game, 3 timing deals")
+    parser.add_argument("--json", default="bench/results/bots.json", help="where to write the figures")
+    args = parser.parse_args()
+    if args.quick:
+        args.deals, args.games, args.timing_deals = 4, 1, 3
+    parts = set(args.parts.split(","))
+    report: dict[str, Any] = {
+        "command": " ".join(sys.argv),
+        "hard_seconds": args.hard_seconds or DEFAULT_BUDGET.seconds,
+    }
+    if "strength" in parts:
+        _strength_header()
+        report["strength"] = strength(args.deals, args.opponents.split(","), args.hard_seconds, args.workers)
+    if "ladder" in parts:
+        report["ladder"] = ladder(args.games, args.hard_seconds, args.workers, args.presets.split(","))
+    if "timing" in parts:
+        report["timing"] = timing(args.timing_deals, ("easy", "normal", "hard"), args.hard_seconds)
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""The keeper's pages, API and downloads, as a router the server's application includes.
+
+Pages: ``/keeper`` (your sheets, a new sheet, a blank sheet to print) and ``/keeper/{id}`` (keep score).
+API: ``/api/keeper/sheets`` (list, create), ``/api/keeper/sheets/{id}`` (the sheet), and
+``/api/keeper/sheets/{id}/entries`` (one entry or correction). Downloads: ``/keeper/{id}/sheet.csv``,
+``sheet.json``, ``sheet.pdf?paper=a4|letter``, the print view ``/keeper/{id}/print``, and
+``/keeper/blank?preset=…&players=…``. A sheet belongs to the browser that started it, as a game does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import jinja2
+from fastapi import APIRouter, FastAPI, HTTPException, Request, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.templating import Jinja2Templates
+
+import ohhell.server
+from ohhell.errors import OhHellError, RulesError
+from ohhell.keeper.events import wall_clock
+from ohhell.keeper.files import dumps, sheet_to_csv
+from ohhell.keeper.printable import blank_sheet, filled_sheet, render_html, render_pdf
+from ohhell.keeper.sheet import ScoreSheet
+from ohhell.keeper.web.requests import EntryRequest, NewSheetRequest, apply_entry
+from ohhell.keeper.web.store import SheetChangedError, SheetNotFoundError, SheetStore
+from ohhell.keeper.web.view import sheet_state, sheet_summary
+from ohhell.rules import PRESETS, Rules
+from ohhell.server import newgame
+from ohhell.server.config import ServerConfig
+
+HERE: Final = Path(__file__).parent
+STATIC_FILES: Final = frozenset({"keeper.css", "keeper.js", "keeper-home.js"})
+Paper = Literal["a4", "letter"]
+
+
+def keeper_router(config: ServerConfig) -> APIRouter:
+    """The score keeper's routes over the database of ``config`` (its tables come with the server's migrations)."""
+    holder: dict[str, SheetStore] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        holder["store"] = SheetStore(config.database_url)
+        try:
+            yield
+        finally:
+            await holder.pop("store").close()
+
+    router = APIRouter(lifespan=lifespan)
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.FileSystemLoader(HERE / "templates"),
+            jinja2.FileSystemLoader(Path(ohhell.server.__file__).parent / "templates"),
+        ]
+    )
+    templates = Jinja2Templates(env=jinja2.Environment(loader=loader, autoescape=True))
+
+    def store() -> SheetStore:
+        return holder["store"]
+
+    def owner_of(request: Request) -> str:
+        player: str = request.state.player
+        return player
+
+    async def own_sheet(request: Request, sheet_id: int) -> ScoreSheet:
+        try:
+            summary, sheet = await store().load(sheet_id)
+        except SheetNotFoundError:
+            raise HTTPException(404, f"There is no score sheet {sheet_id}.") from None
+        if summary.owner != owner_of(request):
+            raise HTTPException(403, "This score sheet was started in another browser.")
+        return sheet
+
+    # ----------------------------------------------------------------- pages
+
+    @router.get("/keeper", response_class=HTMLResponse)
+    async def keeper_home(request: Request) -> HTMLResponse:
+        sheets = [sheet_summary(s) for s in await store().sheets_of(owner_of(request))]
+        return templates.TemplateResponse(
+            request,
+            "keeper_home.html",
+            {
+                "sheets": sheets,
+                "presets": newgame.PRESET_TITLES,
+                "schedules": newgame.SCHEDULE_TITLES,
+                "scorings": newgame.SCORING_TITLES,
+                "trumps": newgame.TRUMP_TITLES,
+                "defaults": newgame.preset_defaults(),
+            },
+        )
+
+    @router.get("/keeper/blank")
+    async def blank(
+        preset: str = "full", players: int = 4, paper: Paper = "a4", format: Literal["pdf", "html"] = "pdf"
+    ) -> Response:
+        if preset not in PRESETS:
+            raise HTTPException(400, f"There is no preset {preset!r}.")
+        try:
+            rules = Rules.preset(preset, players=players)
+        except RulesError as exc:
+            raise HTTPException(400, str(exc)) from None
+        printed = blank_sheet(rules, paper)
+        name = f"ohhell-blank-{preset}-{players}-players"
+        if format == "html":
+            return HTMLResponse(render_html(printed, print_button=True))
+        pdf = await asyncio.to_thread(render_pdf, printed)
+        return _download(pdf, "application/pdf", f"{name}.pdf")
+
+    @router.get("/keeper/static/{name}")
+    async def static(name: str) -> FileResponse:
+        if name not in STATIC_FILES:
+            raise HTTPException(404, "No such file.")
+        return FileResponse(HERE / "static" / name)
+
+    @router.get("/keeper/{sheet_id}", response_class=HTMLResponse)
+    async def keeper_page(request: Request, sheet_id: int) -> HTMLResponse:
+        sheet = await own_sheet(request, sheet_id)
+        context = {"sheet_id": sheet_id, "state": sheet_state(sheet_id, sheet), "title": ", ".join(sheet.names)}
+        return templates.TemplateResponse(request, "keeper_sheet.html", context)
+
+    @router.get("/keeper/{sheet_id}/print", response_class=HTMLResponse)
+    async def print_view(request: Request, sheet_id: int, paper: Paper = "a4") -> HTMLResponse:
+        sheet = await own_sheet(request, sheet_id)
+        return HTMLResponse(render_html(filled_sheet(sheet, paper), print_button=True))
+
+    @router.get("/keeper/{sheet_id}/sheet.pdf")
+    async def download_pdf(request: Request, sheet_id: int, paper: Paper = "a4") -> Response:
+        sheet = await own_sheet(request, sheet_id)
+        pdf = await asyncio.to_thread(render_pdf, filled_sheet(sheet, paper))
+        return _download(pdf, "application/pdf", f"ohhell-sheet-{sheet_id}.pdf")
+
+    @router.get("/keeper/{sheet_id}/sheet.csv")
+    async def download_csv(request: Request, sheet_id: int) -> Response:
+        sheet = await own_sheet(request, sheet_id)
+        return _download(sheet_to_csv(sheet).encode(), "text/csv; charset=utf-8", f"ohhell-sheet-{sheet_id}.csv")
+
+    @router.get("/keeper/{sheet_id}/sheet.json")
+    async def download_json(request: Request, sheet_id: int) -> Response:
+        sheet = await own_sheet(request, sheet_id)
+        return _download(dumps(sheet).encode(), "application/json", f"ohhell-sheet-{sheet_id}.json")
+
+    # ----------------------------------------------------------------- API
+
+    @router.get("/api/keeper/sheets")
+    async def list_sheets(request: Request) -> list[dict[str, Any]]:
+        return [sheet_summary(s) for s in await store().sheets_of(owner_of(request))]
+
+    @router.post("/api/keeper/sheets", status_code=201)
+    async def create_sheet(request: Request, body: NewSheetRequest) -> dict[str, Any]:
+        try:
+            sheet = ScoreSheet(
+                body.rules(), body.names, clock=wall_clock, first_dealer=body.first_dealer, keeper=body.keeper
+            )
+        except OhHellError as exc:
+            raise HTTPException(400, str(exc)) from None
+        sheet_id = await store().create(owner_of(request), sheet)
+        return {"id": sheet_id, "url": f"/keeper/{sheet_id}"}
+
+    @router.get("/api/keeper/sheets/{sheet_id}")
+    async def get_sheet(request: Request, sheet_id: int) -> dict[str, Any]:
+        return sheet_state(sheet_id, await own_sheet(request, sheet_id))
+
+    @router.post("/api/keeper/sheets/{sheet_id}/entries")
+    async def enter(request: Request, sheet_id: int, body: EntryRequest) -> JSONResponse:
+        sheet = await own_sheet(request, sheet_id)
+        seen = len(sheet.events)
+        if body.seen != seen:
+            return _changed(sheet_id, sheet)
+        try:
+            apply_entry(sheet, body)
+        except OhHellError as exc:
+            return JSONResponse({"detail": _sentence(exc)}, status_code=400)
+        try:
+            await store().append(sheet_id, sheet, seen)
+        except SheetChangedError:
+            _, fresh = await store().load(sheet_id)
+            return _changed(sheet_id, fresh)
+        return JSONResponse(sheet_state(sheet_id, sheet))
+
+    return router
+
+
+def _changed(sheet_id: int, sheet: ScoreSheet) -> JSONResponse:
+    detail = "The sheet changed since this page showed it (another entry came first): look again and re-enter."
+    return JSONResponse({"detail": detail, "state": sheet_state(sheet_id, sheet)}, status_code=409)
+
+
+def _sentence(exc: OhHellError) -> str:
+    """An error message as a sentence: capital first, full stop last."""
+    text = str(exc)
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _download(body: bytes, media_type: str, filename: str) -> Response:
+    return Response(body, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -1,0 +1,226 @@
+"""The web application: pages, the HTTP API and the game WebSocket (see docs/web.md).
+
+Pages: ``/`` (New game and your games), ``/games/{id}`` (the table), ``/games/{id}/replay``. API:
+``POST /api/games``, ``GET /api/games``, ``POST /api/games/{id}/replay-deal``, ``GET /api/games/{id}/record``,
+``GET /api/games/{id}/replay``. The table: ``/ws/games/{id}``. A cookie says which human seats are yours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
+
+from ohhell.errors import RulesError
+from ohhell.keeper.web.routes import keeper_router
+from ohhell.rules import Rules
+from ohhell.server import database, exports, identity, newgame, wording
+from ohhell.server.config import ServerConfig
+from ohhell.server.players import Thinkers
+from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
+from ohhell.server.store import GameNotFoundError, Store, StoredGame
+from ohhell.server.table import Table, Tables
+
+HERE: Final = Path(__file__).parent
+SEND_TIMEOUT: Final = 10.0
+
+
+class SocketConnection:
+    """A browser's WebSocket, seated at one seat of a table."""
+
+    def __init__(self, websocket: WebSocket, seat: int) -> None:
+        self.websocket = websocket
+        self.seat = seat
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message (a stuck connection fails after :data:`SEND_TIMEOUT` seconds)."""
+        await asyncio.wait_for(self.websocket.send_text(json.dumps(message)), SEND_TIMEOUT)
+
+
+def game_summary(stored: StoredGame) -> dict[str, Any]:
+    """One line of the list of games, from the game row alone."""
+    rules = Rules.from_json(stored.rules)
+    names = [str(seat["name"]) for seat in stored.seats]
+    if stored.finished and stored.winners is not None and stored.totals is not None:
+        status = wording.result_text(stored.winners, stored.totals, -1, names)
+    else:
+        status = f"Hand {stored.shown_deal + 1} of {rules.deals}"
+    return {
+        "id": stored.id,
+        "number": stored.deal_number,
+        "preset": rules.preset_name,
+        "rules": rules.describe(),
+        "players": names,
+        "finished": stored.finished,
+        "status": status,
+        "updated": stored.updated_at.strftime("%Y-%m-%d %H:%M"),
+        "url": f"/games/{stored.id}",
+    }
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The application for one database; the schema is brought up to date at startup."""
+    holder: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(database.upgrade, config.database_url)
+        store = Store(config.database_url)
+        thinkers = Thinkers(config.computer_processes)
+        warming = asyncio.create_task(thinkers.start())
+        holder["tables"] = Tables(store, thinkers)
+        try:
+            yield
+        finally:
+            await holder["tables"].close()
+            warming.cancel()
+            thinkers.close()
+            await store.close()
+
+    app = FastAPI(title="Oh Hell!", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+
+    def tables() -> Tables:
+        result: Tables = holder["tables"]
+        return result
+
+    @app.middleware("http")
+    async def player_cookie(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        cookie = request.cookies.get(identity.COOKIE)
+        token = cookie if cookie is not None and identity.valid_token(cookie) else identity.new_token()
+        request.state.player = identity.player_key(token)
+        response = await call_next(request)
+        if token != cookie:
+            response.set_cookie(identity.COOKIE, token, max_age=identity.COOKIE_MAX_AGE, httponly=True, samesite="lax")
+        return response
+
+    def player_of(request: Request) -> str:
+        key: str = request.state.player
+        return key
+
+    async def own_table(request: Request, game_id: int) -> Table:
+        try:
+            table = await tables().get(game_id)
+        except GameNotFoundError:
+            raise HTTPException(404, f"There is no game {game_id}.") from None
+        if table.seat_of(player_of(request)) is None:
+            raise HTTPException(403, "This game belongs to another player.")
+        return table
+
+    def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, {"animation_scale": config.animation_scale, **context})
+
+    # ----------------------------------------------------------------- pages
+
+    @app.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> HTMLResponse:
+        games = await tables().store.games_of(player_of(request))
+        return page(
+            request,
+            "home.html",
+            games=[game_summary(g) for g in games],
+            presets=newgame.PRESET_TITLES,
+            schedules=newgame.SCHEDULE_TITLES,
+            scorings=newgame.SCORING_TITLES,
+            trumps=newgame.TRUMP_TITLES,
+            levels=LEVEL_NAMES,
+            computer_names=COMPUTER_NAMES,
+            defaults=newgame.preset_defaults(),
+        )
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse)
+    async def game_page(request: Request, game_id: int) -> HTMLResponse:
+        table = await own_table(request, game_id)
+        return page(request, "game.html", game_id=table.id, number=table.game.number)
+
+    @app.get("/games/{game_id}/replay", response_class=HTMLResponse)
+    async def replay_page(request: Request, game_id: int) -> HTMLResponse:
+        table = await own_table(request, game_id)
+        return page(request, "replay.html", game_id=table.id, number=table.game.number)
+
+    # ----------------------------------------------------------------- API
+
+    @app.get("/healthz")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.get("/api/games")
+    async def list_games(request: Request) -> list[dict[str, Any]]:
+        return [game_summary(g) for g in await tables().store.games_of(player_of(request))]
+
+    @app.post("/api/games", status_code=201)
+    async def start_game(request: Request, body: newgame.NewGameRequest) -> dict[str, Any]:
+        try:
+            rules = body.rules()
+        except RulesError as exc:
+            raise HTTPException(400, str(exc)) from None
+        table = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
+        return {"id": table.id, "number": table.game.number, "url": f"/games/{table.id}"}
+
+    @app.post("/api/games/{game_id}/replay-deal", status_code=201)
+    async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
+        """A new game with the same number, rules and seats: the same cards again."""
+        old = await own_table(request, game_id)
+        seats = [
+            Seat.human(s.name, player_of(request)) if s.is_human and s.player == player_of(request) else s
+            for s in old.seats
+        ]
+        table = await tables().start(old.game.rules, old.game.number, seats, player_of(request), replay_of=old.id)
+        return {"id": table.id, "number": table.game.number, "url": f"/games/{table.id}"}
+
+    @app.get("/api/games/{game_id}/record")
+    async def download_record(request: Request, game_id: int) -> JSONResponse:
+        table = await own_table(request, game_id)
+        return JSONResponse(
+            exports.public_record(table.game),
+            headers={"Content-Disposition": f'attachment; filename="ohhell-game-{table.id}.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
+        table = await own_table(request, game_id)
+        return exports.replay_data(table.game, [s.name for s in table.seats])
+
+    # ----------------------------------------------------------------- the table
+
+    @app.websocket("/ws/games/{game_id}")
+    async def game_socket(websocket: WebSocket, game_id: int) -> None:
+        token = websocket.cookies.get(identity.COOKIE)
+        if token is None or not identity.valid_token(token):
+            await websocket.close(code=4401, reason="open the game page first")
+            return
+        try:
+            table = await tables().get(game_id)
+        except GameNotFoundError:
+            await websocket.close(code=4404, reason="no such game")
+            return
+        seat = table.seat_of(identity.player_key(token))
+        if seat is None:
+            await websocket.close(code=4403, reason="this game belongs to another player")
+            return
+        await websocket.accept()
+        connection = SocketConnection(websocket, seat)
+        await table.join(connection)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await table.receive(connection, message.get("text") or message.get("bytes") or b"")
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass
+        finally:
+            table.leave(connection)
+
+    app.include_router(keeper_router(config))  # the score keeper: /keeper pages, /api/keeper (ohhell.keeper.web)
+    return app

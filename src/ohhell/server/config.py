@@ -1,0 +1,44 @@
+"""The server's settings: where the games are stored and how fast the table animates."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+DEFAULT_DATA_DIR: Final = Path("data")
+DEFAULT_DATABASE_FILE: Final = "ohhell.sqlite3"
+
+
+def default_database_url(data_dir: Path = DEFAULT_DATA_DIR) -> str:
+    """The SQLite file under ``data_dir`` (created if missing): ``sqlite:///data/ohhell.sqlite3``."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data_dir / DEFAULT_DATABASE_FILE}"
+
+
+def default_processes() -> int:
+    """Worker processes for the searching computer players: one per core, at least two."""
+    return max(2, os.cpu_count() or 2)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Settings of one server process.
+
+    ``database_url`` is any SQLAlchemy URL: ``sqlite:///path``, ``sqlite+aiosqlite:///path``,
+    ``postgresql://…`` or ``postgresql+psycopg://…``. ``animation_scale`` multiplies every animation
+    delay of the table (1 for people; tests use a small value so whole games run in seconds).
+    ``computer_processes``: 0 (threads) unless given; ``ohhell serve`` gives :func:`default_processes`.
+    """
+
+    database_url: str
+    animation_scale: float = 1.0
+    computer_processes: int = 0
+    """Worker processes for the searching computer players (Hard); 0 runs them in threads of the server process."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.animation_scale <= 10:
+            raise ValueError(f"animation_scale must be from 0 to 10, not {self.animation_scale!r}")
+        if not 0 <= self.computer_processes <= 64:
+            raise ValueError(f"computer_processes must be from 0 to 64, not {self.computer_processes!r}")

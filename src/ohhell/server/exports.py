@@ -1,0 +1,69 @@
+"""What leaves the table as a whole: the game record (``ohhell-record/1``) and the trick-by-trick replay.
+
+Both hold the finished hands only. A hand still being played keeps its cards hidden, so the record of
+an unfinished game stops at its last finished hand (records may stop early; ``ohhell check`` accepts
+them) and the replay shows the hands that are over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ohhell.cards import CardSet, card_text, suit_text
+from ohhell.game import Game
+from ohhell.records import to_record
+from ohhell.server import wording
+
+
+def finished_deals(game: Game) -> int:
+    """How many deals are over."""
+    return len(game.results)
+
+
+def public_record(game: Game) -> dict[str, Any]:
+    """The game record of every finished deal."""
+    record = to_record(game)
+    record["deals"] = record["deals"][: finished_deals(game)]
+    return record
+
+
+def replay_data(game: Game, names: Sequence[str]) -> dict[str, Any]:
+    """Every finished deal, trick by trick, with the hands as dealt: what the replay page steps through."""
+    deals = []
+    totals = [0] * game.rules.players
+    for deal, result in zip(game.deals, game.results, strict=False):
+        totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+        deals.append(
+            {
+                "index": deal.deal_index,
+                "title": wording.hand_title(deal.deal_index, game.rules.deals, deal.size),
+                "dealer": deal.dealer,
+                "first_leader": deal.first_leader,
+                "turn_up": None if deal.turn_up is None else card_text(deal.turn_up),
+                "trump": suit_text(deal.trump),
+                "hands": [CardSet(mask).texts() for mask in deal.hands_dealt],
+                "bids": list(result.bids),
+                "won": list(result.tricks),
+                "points": list(result.points),
+                "totals": totals,
+                "tricks": [
+                    {
+                        "leader": trick.leader,
+                        "winner": trick.winner,
+                        "cards": [
+                            {"seat": trick.seat_of(i, game.rules.players), "card": card_text(c)}
+                            for i, c in enumerate(trick.cards)
+                        ],
+                    }
+                    for trick in deal.tricks
+                ],
+            }
+        )
+    return {
+        "number": game.number,
+        "rules": game.rules.describe(),
+        "players": list(names),
+        "deals": deals,
+        "complete": game.is_over,
+    }

@@ -1,0 +1,114 @@
+"""The messages a browser may send over the WebSocket, validated before anything reads them.
+
+Each is a JSON object with a ``type``; one :class:`~pydantic.TypeAdapter` over the discriminated union
+parses them, refusing unknown types, missing or extra fields and values of the wrong type. The seat is
+never part of a message: it is the seat the connection belongs to.
+
+Moves carry ``seq``, the number of actions the sender had seen: a move made on a stale picture of the
+table (another tab, a double click) is refused instead of being applied to a state nobody saw.
+
+>>> parse_message('{"type": "bid", "bid": 2, "seq": 7}')
+BidMessage(type='bid', bid=2, seq=7)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES: Final = 2048
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class BidMessage(_Message):
+    """Bid a number of tricks."""
+
+    type: Literal["bid"]
+    bid: int
+    seq: int
+
+
+class ChangeMessage(_Message):
+    """Change one's bid (``until-next`` rules)."""
+
+    type: Literal["change"]
+    bid: int
+    seq: int
+
+
+class PlayMessage(_Message):
+    """Play a card, written as record text (``QH``)."""
+
+    type: Literal["play"]
+    card: Annotated[str, Field(min_length=2, max_length=3)]
+    seq: int
+
+
+class TrumpMessage(_Message):
+    """The dealer names trump after a turned Magician."""
+
+    type: Literal["trump"]
+    suit: Literal["S", "H", "D", "C"]
+    seq: int
+
+
+class NextHandMessage(_Message):
+    """Move on from a finished hand to deal ``deal`` (0-based)."""
+
+    type: Literal["next"]
+    deal: int
+
+
+class HintMessage(_Message):
+    """Ask for a suggested bid or card."""
+
+    type: Literal["hint"]
+
+
+class ShowHandsMessage(_Message):
+    """Ask what everyone held in a finished hand."""
+
+    type: Literal["show_hands"]
+    deal: int
+
+
+class SyncMessage(_Message):
+    """Ask for the whole state again."""
+
+    type: Literal["sync"]
+
+
+ClientMessage = Annotated[
+    BidMessage
+    | ChangeMessage
+    | PlayMessage
+    | TrumpMessage
+    | NextHandMessage
+    | HintMessage
+    | ShowHandsMessage
+    | SyncMessage,
+    Field(discriminator="type"),
+]
+MoveMessage = BidMessage | ChangeMessage | PlayMessage | TrumpMessage
+
+_ADAPTER: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
+
+
+class BadMessageError(ValueError):
+    """A message that is not one of the :data:`ClientMessage` types, with a sentence saying what is wrong."""
+
+
+def parse_message(text: str | bytes) -> ClientMessage:
+    """The message ``text`` holds, or :class:`BadMessageError`."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise BadMessageError(f"the message is longer than {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return _ADAPTER.validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "message"
+        raise BadMessageError(f"not a valid message ({where}: {first['msg']})") from None

@@ -1,0 +1,38 @@
+"""Alembic environment: runs on the connection that :func:`ohhell.server.database.upgrade` hands over."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import Connection
+
+from ohhell.server.database import create_sync_engine
+from ohhell.server.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _run(connection: Connection) -> None:
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations() -> None:
+    """Online migrations, on the given connection or on one opened from ``sqlalchemy.url``."""
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
+    engine = create_sync_engine(config.get_main_option("sqlalchemy.url") or "")
+    with engine.begin() as opened:
+        _run(opened)
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata)
+    with context.begin_transaction():
+        context.run_migrations()
+else:
+    run_migrations()

@@ -1,0 +1,220 @@
+"""The one door to the computer players (:mod:`ohhell.bots`): their moves, Hint and Why?.
+
+Every call to the bots is here, so that a change of their interface touches one module. A bot is only
+ever given one seat's :class:`~ohhell.view.SeatView`. Its reasons are shown to the other seats (Why?),
+so :func:`public_reason` takes out every card the bot still holds before they leave the server.
+A Hint is a bot's decision for the human seat, from that seat's own view.
+
+:class:`Thinkers` runs them off the event loop: in worker processes by default, so that a Hard player's
+search does not hold the interpreter lock the server needs, or in threads of the server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+import re
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Final
+
+from ohhell.actions import Action, action_text, verb_of
+from ohhell.bots import hints, make_bot
+from ohhell.bots.base import Bot
+from ohhell.bots.hints import explain
+from ohhell.cards import RANK_NAMES, SUIT_NAMES, SUIT_OF, Card, parse_card
+from ohhell.deal import Trick
+from ohhell.view import SeatView
+
+HINT_LEVEL: Final = "normal"
+"""The level whose reasoning gives Hints."""
+_FALLBACK: Final = {"hard": "normal", "normal": "easy", "easy": "random"}
+"""A level the bots package does not offer (yet) plays as the next one down."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A chosen action and the sentence that explains it."""
+
+    action: Action
+    reason: str
+
+
+def bot_for(level: str) -> Bot:
+    """The computer player of ``level``, or the nearest weaker one the bots package offers."""
+    while True:
+        try:
+            return make_bot(level)
+        except ValueError:
+            if level not in _FALLBACK:
+                raise
+            level = _FALLBACK[level]
+
+
+def decide(level: str, view: SeatView, rng: random.Random) -> Move:
+    """A computer player's move for ``view.seat``, with its reason fit to show every seat (Why?).
+
+    The reason is the bot's own explanation without what would show its hand: the values of the cards it
+    did not play and its per-card chances are left out, and any card it still holds is named no more.
+    Should a bot ever answer with an action the view does not allow, the seat's first legal action is
+    played instead, and the reason says so: a table never stalls on a computer player.
+    """
+    decision = bot_for(level).decide(view, rng)
+    if decision.action not in view.legal_actions:
+        fallback = view.legal_actions[0]
+        return Move(fallback, f"Played {action_text(fallback)}: its own choice was not allowed here.")
+    public = dataclasses.replace(
+        decision, card_chances=(), options=tuple(o for o in decision.options if verb_of(o.action) != "play")
+    )
+    return Move(decision.action, public_reason(explain(public), view, decision.action))
+
+
+def hint(view: SeatView) -> Move:
+    """The move the computer players' reasoning suggests for the human at ``view.seat``, with why.
+
+    Computed from that seat's view only, so it knows no more than the person asking.
+    """
+    decision = hints.hint(view, HINT_LEVEL, random.Random(0))
+    return Move(decision.action, explain(decision))
+
+
+_CARD_TEXT: Final = re.compile(r"\b(?:the )?(?:10|[2-9TJQKA])[SHDC]\b|\b(?:the )?(?:MG|JE)\b")
+_CARD_NAME: Final = re.compile(
+    r"\b(?:the )?(" + "|".join(RANK_NAMES) + r") of (" + "|".join(SUIT_NAMES) + r")\b", re.IGNORECASE
+)
+HIDDEN: Final = "a card it still holds"
+
+
+def public_reason(summary: str, view: SeatView, action: Action) -> str:
+    """``summary`` with every mention of a card the seat still holds after ``action`` replaced by a phrase.
+
+    The card played is public once it is on the table; the rest of the hand is not.
+
+    >>> from ohhell import Deal, Rules, CardSet
+    >>> deal = Deal(Rules.preset("full", players=3, schedule=(2,)), dealer=2, turn_up=parse_card("9H"),
+    ...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")])
+    >>> from ohhell.view import seat_view
+    >>> public_reason("Plays the AS, keeping the KH; the king of hearts waits.", seat_view(deal, 0), parse_card("AS"))
+    'Plays the AS, keeping a card it still holds; a card it still holds waits.'
+    """
+    played: Card | None = action if verb_of(action) == "play" else None
+    held = set(view.hand)
+    if played is not None:
+        held.discard(played)
+    held_kinds = {_kind(c) for c in held}
+
+    def is_hidden(card: Card) -> bool:
+        if card == played:
+            return False
+        return (_kind(card) in held_kinds) if card >= 52 else card in held
+
+    def replace_text(match: re.Match[str]) -> str:
+        token = match.group(0).removeprefix("the ")
+        return HIDDEN if is_hidden(parse_card(token)) else match.group(0)
+
+    def replace_name(match: re.Match[str]) -> str:
+        rank = RANK_NAMES.index(match.group(1).lower())
+        suit = SUIT_NAMES.index(match.group(2).lower())
+        return HIDDEN if is_hidden(13 * suit + rank) else match.group(0)
+
+    return _CARD_NAME.sub(replace_name, _CARD_TEXT.sub(replace_text, summary))
+
+
+def _kind(card: Card) -> int:
+    """Cards of one kind: a suited card is its own kind; the Magicians are one kind, the Jesters another."""
+    return card if card < 52 else 52 + SUIT_OF[card]
+
+
+PortableTricks = tuple[tuple[int, tuple[Card, ...], int], ...]
+
+
+def _portable(view: SeatView) -> tuple[SeatView, PortableTricks]:
+    """The view in a form that crosses to a worker process (compiled tricks do not pickle)."""
+    tricks = tuple((t.leader, t.cards, t.winner) for t in view.tricks)
+    return dataclasses.replace(view, tricks=()), tricks
+
+
+def _restored(view: SeatView, tricks: PortableTricks) -> SeatView:
+    return dataclasses.replace(view, tricks=tuple(Trick(leader, cards, winner) for leader, cards, winner in tricks))
+
+
+def _decide_portable(level: str, view: SeatView, tricks: PortableTricks, seed: str) -> Move:
+    return decide(level, _restored(view, tricks), random.Random(seed))
+
+
+def _warm_up() -> None:
+    """Import the bots in a fresh worker, so that the first decision does not wait for it."""
+    bot_for("easy")
+
+
+def _follow_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server process is gone, however it went."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="ohhell-follow-server", daemon=True).start()
+
+
+CLOSE_SECONDS: Final = 2.0
+"""How long a worker process may take to finish its decision when the server stops."""
+SEARCHING_LEVELS: Final = frozenset({"hard"})
+"""Levels that search for their budget of time; the others decide in a millisecond."""
+
+
+class Thinkers:
+    """Where the computer players think, off the event loop.
+
+    Searching players (Hard) think in ``processes`` worker processes, so that their search never holds the
+    interpreter lock the server needs; the instant ones (Easy, Normal, and Hints) in a thread. With
+    ``processes=0`` everything runs in threads.
+    """
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._threads = ThreadPoolExecutor(thread_name_prefix="ohhell-computer")
+        self._workers: ProcessPoolExecutor | None = (
+            ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=get_context("spawn"),
+                initializer=_follow_parent,
+                initargs=(os.getpid(),),
+            )
+            if processes
+            else None
+        )
+
+    async def start(self) -> None:
+        """Start the worker processes now rather than at the first searching move."""
+        if self._workers is not None:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*(loop.run_in_executor(self._workers, _warm_up) for _ in range(self.processes)))
+
+    async def decide(self, level: str, view: SeatView, seed: str) -> Move:
+        """:func:`decide` off the event loop; ``seed`` seeds the player's random generator."""
+        loop = asyncio.get_running_loop()
+        portable, tricks = _portable(view)
+        pool = self._workers if self._workers is not None and level in SEARCHING_LEVELS else self._threads
+        return await loop.run_in_executor(pool, _decide_portable, level, portable, tricks, seed)
+
+    async def hint(self, view: SeatView) -> Move:
+        """:func:`hint` off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._threads, hint, view)
+
+    def close(self) -> None:
+        """Stop the workers now, dropping decisions not yet made."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._workers is not None:
+            running = list(getattr(self._workers, "_processes", {}).values())  # no public way before Python 3.14
+            self._workers.shutdown(wait=False, cancel_futures=True)
+            for process in running:
+                process.join(timeout=CLOSE_SECONDS)
+                if process.is_alive():
+                    process.terminate()

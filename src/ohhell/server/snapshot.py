@@ -1,0 +1,267 @@
+"""What the server tells one seat, built from that seat's view and public facts only.
+
+:func:`state_message` is the whole table as ``seat`` may see it: its own hand, the turned card, bids,
+tricks, the trick in progress and the last one, the score sheet, whose turn it is and the sentences to
+show. Nothing in it comes from another seat's hand. The one exception is :func:`hands_message`, Show
+All Hands, which is only built for a finished deal, when every card has been played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text, argument_of, verb_of
+from ohhell.cards import SUIT_LETTERS, CardSet, card_text, suit_text
+from ohhell.deal import Deal, Trick
+from ohhell.game import Game
+from ohhell.server import wording
+from ohhell.server.seats import Seat
+from ohhell.view import SeatView, seat_view
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """The public facts of a table that are not in the engine: its id, seats, the deal shown, the reasons."""
+
+    game_id: int
+    seats: Sequence[Seat]
+    shown_deal: int
+    reasons: Mapping[int, str]
+    """Computer players' explanations (Why?), by the ``seq`` of their action."""
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names."""
+        return [seat.name for seat in self.seats]
+
+
+def action_count(game: Game) -> int:
+    """How many actions the game has had: the ``seq`` of the next one."""
+    return sum(len(deal.actions) for deal in game.deals)
+
+
+def first_seq(game: Game, deal_index: int) -> int:
+    """The ``seq`` of the first action of deal ``deal_index``."""
+    return sum(len(deal.actions) for deal in game.deals[:deal_index])
+
+
+def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
+    """``seat``'s view of the deal the table shows (a finished one while it waits for Next hand)."""
+    if facts.shown_deal == game.deal_index:
+        return game.view(seat)
+    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal), game.number)
+
+
+def state_message(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
+    """The whole table as ``seat`` sees it."""
+    view = shown_view(game, facts, seat)
+    deal = game.deals[facts.shown_deal]
+    return {
+        "type": "state",
+        "seq": action_count(game),
+        "game": _game_part(game, facts, seat),
+        "deal": _deal_part(game, deal, view, facts),
+        "sheet": score_sheet(game, facts.shown_deal),
+    }
+
+
+def _game_part(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
+    winners = game.winners
+    shown_finished = game.deals[facts.shown_deal].is_over
+    return {
+        "id": facts.game_id,
+        "number": game.number,
+        "preset": game.rules.preset_name,
+        "rules": game.rules.describe(),
+        "deals": game.rules.deals,
+        "you": seat,
+        "players": [s.public() for s in facts.seats],
+        "over": game.is_over,
+        "winners": winners,
+        "result": None if winners is None else wording.result_text(winners, game.totals, seat, facts.names),
+        "waiting_for_next": shown_finished and not game.is_over,
+        "next_deal": facts.shown_deal + 1 if shown_finished and not game.is_over else None,
+    }
+
+
+def _trick_cards(trick: Trick, players: int) -> list[dict[str, Any]]:
+    return [{"seat": trick.seat_of(i, players), "card": card_text(c)} for i, c in enumerate(trick.cards)]
+
+
+def trick_part(trick: Trick, players: int, seat: int, names: Sequence[str]) -> dict[str, Any]:
+    """A finished trick: who led, the cards by seat, who won."""
+    return {
+        "leader": trick.leader,
+        "winner": trick.winner,
+        "cards": _trick_cards(trick, players),
+        "sentence": wording.trick_sentence(wording.who(trick.winner, seat, names)),
+    }
+
+
+def _cards_left(view: SeatView) -> list[int]:
+    played = [0] * view.players
+    for seat, action in view.history:
+        if action < 60:
+            played[seat] += 1
+    return [view.hand_size - n for n in played]
+
+
+def _deal_part(game: Game, deal: Deal, view: SeatView, facts: TableFacts) -> dict[str, Any]:
+    names = facts.names
+    seat = view.seat
+    led = deal.led_suit
+    first = first_seq(game, view.deal_index)
+    left = _cards_left(view)
+    plates = [
+        {
+            "bid": bid,
+            "won": won,
+            "line": wording.plate_line(bid, won),
+            "label": wording.plate_label(bid, won),
+            "cards_left": left[s],
+        }
+        for s, (bid, won) in enumerate(zip(view.bids, view.tricks_won, strict=True))
+    ]
+    legal = view.legal_actions
+    playable = [card_text(a) for a in legal if verb_of(a) == "play"]
+    hand = view.hand.texts()
+    reasons = [
+        {
+            "seq": first + i,
+            "seat": actor,
+            "sentence": wording.action_sentence(names[actor], action),
+            "reason": facts.reasons[first + i],
+        }
+        for i, (actor, action) in enumerate(view.history)
+        if first + i in facts.reasons
+    ]
+    return {
+        "index": view.deal_index,
+        "title": wording.hand_title(view.deal_index, game.rules.deals, view.hand_size),
+        "size": view.hand_size,
+        "dealer": view.dealer,
+        "turn_up": None if view.turn_up is None else card_text(view.turn_up),
+        "trump": suit_text(view.trump),
+        "trump_text": wording.trump_text(view),
+        "phase": view.phase,
+        "to_act": view.to_act,
+        "my_turn": view.my_turn,
+        "status": wording.status(view, names),
+        "bar": wording.bid_bar(view.bids, view.hand_size),
+        "plates": plates,
+        "hand": hand,
+        "playable": playable,
+        "unplayable": {
+            text: wording.unplayable_reason(card, view, led, names)
+            for card, text in zip(view.hand.sorted(), hand, strict=True)
+            if text not in playable
+        },
+        "bids": _bid_options(view, legal),
+        "changes": [argument_of(a) for a in legal if verb_of(a) == "change"],
+        "trumps": [SUIT_LETTERS[a - TRUMP_BASE] for a in legal if verb_of(a) == "trump"],
+        "forbidden_reason": wording.forbidden_reason(view) if view.my_turn and view.phase == "bidding" else None,
+        "trick": [{"seat": s, "card": card_text(c)} for s, c in view.trick_seats()],
+        "winning": deal.trick_winner_so_far() if view.trick else None,
+        "last_trick": trick_part(view.tricks[-1], view.players, seat, names) if view.tricks else None,
+        "tricks_played": len(view.tricks),
+        "reasons": reasons,
+        "finished": view.phase == "finished",
+    }
+
+
+def _bid_options(view: SeatView, legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """Every number from 0 to the hand size, each allowed or not, when the seat is to bid."""
+    allowed = {argument_of(a) for a in legal if verb_of(a) == "bid"}
+    if not allowed:
+        return []
+    return [{"bid": n, "allowed": n in allowed} for n in range(view.hand_size + 1)]
+
+
+def score_sheet(game: Game, shown_deal: int) -> dict[str, Any]:
+    """Every finished hand (bids, tricks, points, running totals), the bids of the hand shown, the totals."""
+    rows = []
+    running = [0] * game.rules.players
+    for index, result in enumerate(game.results):
+        cells = []
+        for seat, (bid, won, points) in enumerate(zip(result.bids, result.tricks, result.points, strict=True)):
+            running[seat] += points
+            cells.append({"bid": bid, "won": won, "points": points, "made": bid == won, "total": running[seat]})
+        rows.append(
+            {
+                "hand": index + 1,
+                "cards": result.cards,
+                "dealer": result.dealer,
+                "trump": suit_text(result.trump),
+                "cells": cells,
+            }
+        )
+    current = None
+    deal = game.deals[shown_deal]
+    if not deal.is_over:
+        current = {
+            "hand": shown_deal + 1,
+            "cards": deal.size,
+            "dealer": deal.dealer,
+            "trump": suit_text(deal.trump),
+            "cells": [{"bid": None if b < 0 else b, "won": w} for b, w in zip(deal.bids, deal.tricks_won, strict=True)],
+        }
+    return {"rows": rows, "current": current, "totals": running}
+
+
+def action_message(
+    game: Game, facts: TableFacts, seat: int, seq: int, actor: int, action: Action, trick: Trick | None
+) -> dict[str, Any]:
+    """One action as it happened, with the state after it, for ``seat``."""
+    return {
+        "type": "action",
+        "seq": seq,
+        "seat": actor,
+        "action": action_text(action),
+        "sentence": wording.action_sentence(wording.who(actor, seat, facts.names), action),
+        "reason": facts.reasons.get(seq),
+        "trick": None if trick is None else trick_part(trick, game.rules.players, seat, facts.names),
+        "state": state_message(game, facts, seat),
+    }
+
+
+def hands_message(game: Game, facts: TableFacts, deal_index: int) -> dict[str, Any]:
+    """Show All Hands: what everyone held in a finished deal. Refuses a deal still being played."""
+    deal = game.deals[deal_index]
+    if not deal.is_over or deal.points is None:
+        raise ValueError(f"hand {deal_index + 1} is still being played: its cards are shown once it is over")
+    return {
+        "type": "hands",
+        "deal": deal_index,
+        "title": wording.hand_title(deal_index, game.rules.deals, deal.size),
+        "turn_up": None if deal.turn_up is None else card_text(deal.turn_up),
+        "trump": suit_text(deal.trump),
+        "players": [
+            {
+                "name": facts.names[s],
+                "hand": CardSet(mask).texts(),
+                "bid": deal.bids[s],
+                "won": deal.tricks_won[s],
+                "points": deal.points[s],
+            }
+            for s, mask in enumerate(deal.hands_dealt)
+        ],
+    }
+
+
+def hint_message(action: Action, reason: str) -> dict[str, Any]:
+    """A suggested action with its reason."""
+    verb = verb_of(action)
+    return {
+        "type": "hint",
+        "action": action_text(action),
+        "card": card_text(action) if verb == "play" else None,
+        "bid": action - BID_BASE if verb == "bid" else action - CHANGE_BASE if verb == "change" else None,
+        "text": reason,
+    }
+
+
+def error_message(code: str, message: str, seq: int) -> dict[str, Any]:
+    """A refused message: nothing changed."""
+    return {"type": "error", "code": code, "message": message, "seq": seq}

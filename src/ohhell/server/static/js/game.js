@@ -1,0 +1,604 @@
+// The table: one WebSocket to the server, which sends this seat's state after every action.
+// Actions are played back one at a time, briefly animated, so a person can follow the computer players.
+
+import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "./cards.js";
+
+const root = document.getElementById("game");
+const gameId = root.dataset.game;
+const scale = Number(root.dataset.animationScale || "1");
+const DELAYS = { bid: 650, card: 750, trick: 1500 };
+const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
+document.documentElement.style.setProperty("--anim-scale", String(scale));
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+const sleep = (kind) => new Promise((resolve) => setTimeout(resolve, queue.length > CATCH_UP ? 0 : DELAYS[kind] * scale));
+
+let socket = null;
+let retries = 0;
+let state = null;
+let queue = [];
+let pumping = false;
+let awaitingReply = false;
+let hint = null;
+let shownTrick = new Set();
+let noticeTimer = null;
+
+// ------------------------------------------------------------------ connection
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  socket.addEventListener("open", () => {
+    retries = 0;
+    queue = [];
+    awaitingReply = false;
+    $("connection").hidden = true;
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    const box = $("connection");
+    box.textContent = "Connection lost: reconnecting…";
+    box.hidden = false;
+    setTimeout(connect, Math.min(4000, 250 * 2 ** retries++));
+  });
+}
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    notice("Not connected: reconnecting, try again in a moment.", "error");
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function move(message) {
+  if (awaitingReply || !state) return;
+  if (send({ ...message, seq: state.seq })) {
+    awaitingReply = true;
+    markIdle();
+    hint = null;
+    clearNotice();
+  }
+}
+
+// data-idle: the table has caught up with the server; data-version: the moment it shows. For tests and tools.
+function markIdle() {
+  root.dataset.idle = String(!pumping && queue.length === 0 && !awaitingReply);
+  if (state) root.dataset.version = `${state.seq}:${state.deal.index}`;
+}
+
+function receive(message) {
+  if (message.type === "state" || message.type === "action") {
+    awaitingReply = false;
+    queue.push(message);
+    pump();
+  } else if (message.type === "error") {
+    awaitingReply = false;
+    markIdle();
+    notice(message.message, "error");
+  } else if (message.type === "hint") {
+    showHint(message);
+  } else if (message.type === "hands") {
+    showHands(message);
+  }
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  markIdle();
+  try {
+    while (queue.length) {
+      const message = queue.shift();
+      if (message.type === "state") render(message);
+      else await playBack(message);
+    }
+  } finally {
+    pumping = false;
+    markIdle();
+  }
+}
+
+async function playBack(event) {
+  announce(event.sentence);
+  const verb = event.action.split(" ")[0];
+  if (verb === "play" && event.trick) {
+    render(event.state, event.trick);
+    await sleep("card");
+    $("trick-note").textContent = event.trick.sentence;
+    markTrickWinner(event.trick.winner);
+    await sleep("trick");
+    $("trick-note").textContent = "";
+    render(event.state);
+  } else {
+    render(event.state);
+    await sleep(verb === "play" ? "card" : "bid");
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render(message, completedTrick = null) {
+  state = message;
+  const { game, deal } = message;
+  $("deal-number").textContent = game.number;
+  $("hand-title").textContent = deal.title;
+  $("trump-text").textContent = deal.trump_text;
+  $("bid-bar").textContent = deal.bar;
+  $("status").textContent = game.over ? "Game over." : deal.status;
+  $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next);
+  renderPlates(game, deal);
+  renderTurnUp(deal);
+  renderTrick(game, deal, completedTrick);
+  renderCenter(game, deal, completedTrick !== null);
+  renderHand(game, deal);
+  renderSheet(game, message.sheet);
+  renderTools(game, deal);
+  $("result").textContent = game.result || "";
+}
+
+function renderPlates(game, deal) {
+  const box = $("plates");
+  box.replaceChildren();
+  const felt = $("felt");
+  const players = game.players.length;
+  game.players.forEach((player, seat) => {
+    const plate = deal.plates[seat];
+    const mine = seat === game.you;
+    const toAct = deal.to_act === seat && !deal.finished && !game.waiting_for_next;
+    const node = mine ? $("my-plate") : el("section", "plate");
+    node.replaceChildren();
+    node.classList.toggle("to-act", toAct);
+    node.dataset.seat = seat;
+    node.setAttribute("aria-label", `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`);
+    const name = el("h3", "plate-name", mine && player.name !== "You" ? `${player.name} (you)` : player.name);
+    if (player.level) name.append(el("span", "level", levelName(player.level)));
+    if (seat === deal.dealer) {
+      const chip = el("span", "dealer-chip", "D");
+      chip.title = "Dealer";
+      chip.setAttribute("aria-label", "dealer");
+      name.prepend(chip);
+    }
+    node.append(name, el("p", "plate-line", plate.line));
+    if (plate.label) node.append(el("p", `plate-label ${labelTone(plate.label)}`, plate.label));
+    if (mine) {
+      if (toAct) node.append(el("p", "turn-chip", "Your turn"));
+      return;
+    }
+    const cards = el("p", "plate-cards");
+    cards.append(cardBack(""), el("span", "", `${plate.cards_left} card${plate.cards_left === 1 ? "" : "s"}`));
+    node.append(cards);
+    if (toAct) node.append(el("p", "turn-chip", "Thinking…"));
+    box.append(node);
+    place(node, seatPosition(seat, game.you, players), felt);
+  });
+}
+
+// Put a plate at its seat, kept wholly inside the table however narrow the screen.
+function place(node, where, felt) {
+  const width = felt.clientWidth;
+  const height = felt.clientHeight;
+  const halfW = node.offsetWidth / 2 + 4;
+  const halfH = node.offsetHeight / 2 + 4;
+  const x = Math.min(Math.max(where.x * width, halfW), width - halfW);
+  const y = Math.min(Math.max(where.y * height, halfH), height - halfH);
+  node.style.left = `${x}px`;
+  node.style.top = `${y}px`;
+}
+
+function levelName(level) {
+  return { easy: "Easy", normal: "Normal", hard: "Hard" }[level] || level;
+}
+
+function labelTone(label) {
+  if (label.startsWith("Needs")) return "needs";
+  return label === "Made it" ? "made" : "over";
+}
+
+function renderTurnUp(deal) {
+  const box = $("turn-up");
+  box.replaceChildren();
+  if (deal.turn_up) box.append(cardPicture(deal.turn_up, `Turned up: ${cardName(deal.turn_up)}`));
+  const label = el("p", "turn-up-label");
+  label.append(el("span", "turn-up-title", "Trump"), el("span", `turn-up-suit suit-${deal.trump || "none"}`, suitLabel(deal.trump)));
+  box.append(label);
+}
+
+function renderTrick(game, deal, completed) {
+  const list = $("trick");
+  list.replaceChildren();
+  const cards = completed ? completed.cards : deal.trick;
+  const players = game.players.length;
+  const narrow = $("felt").clientWidth < 560;
+  const [spreadX, spreadY] = narrow ? [36, 30] : [42, 40];
+  const now = new Set();
+  for (const { seat, card } of cards) {
+    const key = `${deal.index}:${seat}:${card}`;
+    now.add(key);
+    const where = seatPosition(seat, game.you, players);
+    const item = el("li", "trick-card");
+    item.dataset.seat = seat;
+    item.dataset.card = card;
+    item.style.left = `${50 + (where.x - 0.5) * spreadX}%`;
+    item.style.top = `${52 + (where.y - 0.5) * spreadY}%`;
+    item.style.setProperty("--from-x", `${(where.x - 0.5) * 160}%`);
+    item.style.setProperty("--from-y", `${(where.y - 0.5) * 160}%`);
+    if (!shownTrick.has(key)) item.classList.add("arrive");
+    if (!completed && deal.winning === seat && cards.length > 1) item.classList.add("winning");
+    const who = seat === game.you ? "You" : game.players[seat].name;
+    item.append(cardPicture(card, `${who}: ${cardName(card)}`));
+    list.append(item);
+  }
+  shownTrick = now;
+}
+
+function markTrickWinner(winner) {
+  for (const item of $("trick").children) item.classList.toggle("won", Number(item.dataset.seat) === winner);
+}
+
+function renderCenter(game, deal, trickOnShow) {
+  const panel = $("center-panel");
+  panel.replaceChildren();
+  panel.className = "center-panel";
+  let focusTarget = null;
+  if (trickOnShow) {
+    panel.hidden = true;
+    return;
+  } else if (game.over || game.waiting_for_next) {
+    focusTarget = handOverPanel(panel, game, deal);
+  } else if (deal.my_turn && deal.phase === "bidding") {
+    focusTarget = biddingPanel(panel, game, deal);
+  } else if (deal.my_turn && deal.phase === "choosing-trump") {
+    focusTarget = trumpPanel(panel);
+  } else if (deal.changes.length && deal.trick.length === 0) {
+    changePanel(panel, deal);
+  } else {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  if (focusTarget && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
+    focusTarget.focus({ preventScroll: true });
+  }
+}
+
+function biddingPanel(panel, game, deal) {
+  panel.classList.add("bidding");
+  panel.append(el("h2", "panel-title", "Your bid"));
+  panel.append(el("p", "panel-bar", deal.bar));
+  const sofar = game.players
+    .map((player, seat) => (deal.plates[seat].bid === null ? null : `${seat === game.you ? "You" : player.name} ${deal.plates[seat].bid}`))
+    .filter(Boolean);
+  panel.append(el("p", "bids-so-far", sofar.length ? `Bids so far: ${sofar.join(" · ")}` : "You bid first."));
+  const group = el("div", "bid-buttons");
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", "Your bid");
+  let first = null;
+  for (const option of deal.bids) {
+    const button = el("button", "bid-button");
+    button.type = "button";
+    button.dataset.bid = option.bid;
+    button.append(el("span", "bid-number", String(option.bid)));
+    if (option.allowed) {
+      button.setAttribute("aria-label", `Bid ${option.bid}`);
+      button.addEventListener("click", () => move({ type: "bid", bid: option.bid }));
+      first = first || button;
+    } else {
+      button.disabled = true;
+      button.classList.add("forbidden");
+      button.append(el("span", "not-allowed", "Not allowed"));
+      button.setAttribute("aria-label", `Bid ${option.bid}: not allowed`);
+      button.setAttribute("aria-describedby", "forbidden-reason");
+    }
+    if (hint && hint.bid === option.bid) button.classList.add("hinted");
+    group.append(button);
+  }
+  panel.append(group);
+  if (deal.forbidden_reason) {
+    const reason = el("p", "forbidden-reason", deal.forbidden_reason);
+    reason.id = "forbidden-reason";
+    panel.append(reason);
+  }
+  return first;
+}
+
+function trumpPanel(panel) {
+  panel.classList.add("bidding");
+  panel.append(el("h2", "panel-title", "Choose trump"));
+  panel.append(el("p", "panel-bar", "A Magician was turned up: as the dealer you name trump before the bidding."));
+  const group = el("div", "bid-buttons");
+  let first = null;
+  for (const suit of state.deal.trumps) {
+    const button = el("button", `bid-button suit-${suit}`, `${SUIT_SYMBOLS[suit]}`);
+    button.type = "button";
+    button.setAttribute("aria-label", `Trump: ${suitLabel(suit)}`);
+    button.addEventListener("click", () => move({ type: "trump", suit }));
+    group.append(button);
+    first = first || button;
+  }
+  panel.append(group);
+  return first;
+}
+
+function changePanel(panel, deal) {
+  panel.classList.add("change");
+  panel.append(el("p", "panel-bar", "You may still change your bid:"));
+  const group = el("div", "bid-buttons small");
+  for (const n of deal.changes) {
+    const button = el("button", "bid-button", String(n));
+    button.type = "button";
+    button.setAttribute("aria-label", `Change your bid to ${n}`);
+    button.addEventListener("click", () => move({ type: "change", bid: n }));
+    group.append(button);
+  }
+  panel.append(group);
+}
+
+function handOverPanel(panel, game, deal) {
+  panel.classList.add("hand-over");
+  panel.append(el("h2", "panel-title", game.over ? "Game over" : `${deal.title.split(" ·")[0]} is over`));
+  if (game.result) panel.append(el("p", "panel-result", game.result));
+  const table = el("table", "hand-result");
+  table.append(el("caption", "sr-only", `Result of ${deal.title}`));
+  const head = el("thead");
+  const headRow = el("tr");
+  for (const title of ["", "Bid/won", "Points", "Total"]) headRow.append(el("th", "", title));
+  head.append(headRow);
+  const body = el("tbody");
+  const row = state.sheet.rows[deal.index];
+  game.players.forEach((player, seat) => {
+    const plate = deal.plates[seat];
+    const tr = el("tr");
+    const made = plate.bid === plate.won;
+    const points = row ? row.cells[seat].points : 0;
+    const winner = game.winners && game.winners.includes(seat);
+    tr.append(el("th", "", seat === game.you ? "You" : player.name));
+    tr.append(el("td", made ? "made" : "missed", `${plate.bid}/${plate.won}${made ? " ✓" : ""}`));
+    tr.append(el("td", "points", `${points > 0 ? "+" : ""}${points}`));
+    tr.append(el("td", `total${winner ? " winner" : ""}`, `${winner ? "★ " : ""}${state.sheet.totals[seat]}`));
+    body.append(tr);
+  });
+  table.append(head, body);
+  panel.append(table);
+  const actions = el("div", "panel-actions");
+  const show = el("button", "button", "Show All Hands");
+  show.type = "button";
+  show.addEventListener("click", () => send({ type: "show_hands", deal: deal.index }));
+  actions.append(show);
+  let primary;
+  if (game.over) {
+    const again = el("button", "button", "Replay this deal");
+    again.type = "button";
+    again.addEventListener("click", replayDeal);
+    primary = el("a", "button primary", "New game");
+    primary.href = "/";
+    actions.append(again, primary);
+  } else {
+    primary = el("button", "button primary", "Next hand");
+    primary.type = "button";
+    primary.id = "next-hand";
+    primary.addEventListener("click", () => {
+      if (!awaitingReply && send({ type: "next", deal: game.next_deal })) {
+        awaitingReply = true;
+        markIdle();
+      }
+    });
+    actions.append(primary);
+  }
+  panel.append(actions);
+  return primary;
+}
+
+function renderHand(game, deal) {
+  const box = $("hand");
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren();
+  const canPlay = deal.my_turn && deal.phase === "playing" && !game.waiting_for_next && !game.over;
+  box.classList.toggle("your-turn", canPlay);
+  let first = null;
+  for (const card of deal.hand) {
+    const button = el("button", "hand-card");
+    button.type = "button";
+    button.dataset.card = card;
+    const playable = canPlay && deal.playable.includes(card);
+    button.classList.add(playable ? "playable" : "unplayable");
+    button.setAttribute("aria-label", cardName(card));
+    if (!playable) button.setAttribute("aria-disabled", "true");
+    if (hint && hint.card === card) button.classList.add("hinted");
+    button.append(cardPicture(card, ""));
+    button.addEventListener("click", () => {
+      if (playable) move({ type: "play", card });
+      else notice(deal.unplayable[card] || "That card cannot be played now.", "error");
+    });
+    box.append(button);
+    if (playable && !first) first = button;
+  }
+  box.style.setProperty("--count", String(deal.hand.length));
+  if (first && (hadFocus || document.activeElement === document.body)) first.focus({ preventScroll: true });
+}
+
+function renderSheet(game, sheet) {
+  const table = el("table", "sheet");
+  const head = el("thead");
+  const headRow = el("tr");
+  headRow.append(el("th", "hand-col", "Hand"));
+  game.players.forEach((player, seat) => {
+    const th = el("th", "", seat === game.you ? "You" : player.name);
+    th.scope = "col";
+    if (game.winners && game.winners.includes(seat)) th.classList.add("winner");
+    headRow.append(th);
+  });
+  head.append(headRow);
+  const body = el("tbody");
+  const rowHead = (row) => {
+    const th = el("th", "hand-col");
+    th.scope = "row";
+    th.append(el("span", "hand-no", String(row.hand)));
+    th.append(el("span", "hand-meta", `${row.cards} ${row.cards === 1 ? "card" : "cards"}${row.trump ? " " + SUIT_SYMBOLS[row.trump] : ""}`));
+    return th;
+  };
+  for (const row of sheet.rows) {
+    const tr = el("tr");
+    tr.append(rowHead(row));
+    for (const cell of row.cells) {
+      const td = el("td", cell.made ? "made" : "missed");
+      td.append(el("span", "bid-won", `${cell.bid}/${cell.won}${cell.made ? " ✓" : ""}`));
+      td.append(el("span", "points", String(cell.points)));
+      td.append(el("span", "running", String(cell.total)));
+      td.setAttribute("aria-label", `bid ${cell.bid}, won ${cell.won}${cell.made ? ", made it" : ""}: ${cell.points} points, ${cell.total} in all`);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  if (sheet.current) {
+    const tr = el("tr", "current");
+    tr.append(rowHead(sheet.current));
+    for (const cell of sheet.current.cells) {
+      const playing = state.deal.phase !== "bidding" && state.deal.phase !== "choosing-trump";
+      tr.append(el("td", "", cell.bid === null ? "–" : playing ? `${cell.bid}/${cell.won}` : `${cell.bid}/–`));
+    }
+    body.append(tr);
+  }
+  const foot = el("tfoot");
+  const footRow = el("tr");
+  footRow.append(el("th", "hand-col", "Total"));
+  sheet.totals.forEach((total, seat) => {
+    const td = el("td", "", String(total));
+    if (game.winners && game.winners.includes(seat)) {
+      td.classList.add("winner");
+      td.textContent = `★ ${total}`;
+      td.setAttribute("aria-label", `${total}, winner`);
+    }
+    footRow.append(td);
+  });
+  foot.append(footRow);
+  table.append(head, body, foot);
+  const scroller = $("sheet");
+  const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
+  scroller.replaceChildren(table);
+  if (atBottom) scroller.scrollTop = scroller.scrollHeight;
+}
+
+function renderTools(game, deal) {
+  const live = !game.over && !game.waiting_for_next;
+  $("hint-button").disabled = !(live && deal.my_turn);
+  $("last-trick-button").disabled = !deal.last_trick;
+  $("hands-button").disabled = !deal.finished;
+}
+
+// ------------------------------------------------------------------ messages to the person
+
+function notice(text, kind) {
+  const box = $("notice");
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  clearTimeout(noticeTimer);
+  if (kind === "error") noticeTimer = setTimeout(clearNotice, 6000);
+}
+
+function clearNotice() {
+  $("notice").textContent = "";
+  $("notice").className = "notice";
+}
+
+function announce(sentence) {
+  $("announcer").textContent = sentence;
+}
+
+function showHint(message) {
+  hint = message;
+  const [sentence, ...numbers] = message.text.split("\n");
+  const box = $("notice");
+  box.replaceChildren();
+  box.className = "notice hint";
+  clearTimeout(noticeTimer);
+  const what = message.card ? `play the ${cardName(message.card)}` : message.bid !== null ? `bid ${message.bid}` : message.action;
+  const head = el("p", "hint-head");
+  head.append(el("strong", "", `Hint: ${what}. `), document.createTextNode(sentence));
+  box.append(head);
+  if (numbers.length) {
+    const details = el("details", "hint-numbers");
+    details.append(el("summary", "", "The numbers behind it"));
+    for (const line of numbers) details.append(el("p", "", line));
+    box.append(details);
+  }
+  if (state) render(state);
+}
+
+function showWhy() {
+  const list = $("why-list");
+  list.replaceChildren();
+  const reasons = state ? [...state.deal.reasons].reverse() : [];
+  if (!reasons.length) list.append(el("li", "empty", "No computer player has acted yet this hand."));
+  for (const entry of reasons) {
+    const item = el("li");
+    item.append(el("strong", "", entry.sentence));
+    item.append(el("span", "level", levelName(state.game.players[entry.seat].level)));
+    item.append(el("p", "", entry.reason));
+    list.append(item);
+  }
+  $("why-dialog").showModal();
+}
+
+function showLastTrick() {
+  const trick = state && state.deal.last_trick;
+  if (!trick) return;
+  const list = $("last-trick-cards");
+  list.replaceChildren();
+  for (const { seat, card } of trick.cards) {
+    const item = el("li", seat === trick.winner ? "won" : "");
+    const who = seat === state.game.you ? "You" : state.game.players[seat].name;
+    item.append(cardPicture(card, `${who}: ${cardName(card)}`), el("span", "", who));
+    list.append(item);
+  }
+  $("last-trick-note").textContent = `${trick.sentence}.`;
+  $("last-trick-dialog").showModal();
+}
+
+function showHands(message) {
+  const box = $("hands-list");
+  box.replaceChildren();
+  $("hands-title").textContent = `All hands: ${message.title}`;
+  if (message.turn_up) {
+    const turned = el("p", "turned");
+    turned.append(el("span", "", `Turned up: ${cardName(message.turn_up)}`));
+    box.append(turned);
+  }
+  message.players.forEach((player, seat) => {
+    const section = el("section", "all-hand");
+    const name = seat === state.game.you ? "You" : player.name;
+    const points = `${player.points} point${Math.abs(player.points) === 1 ? "" : "s"}`;
+    section.append(el("h3", "", `${name}: bid ${player.bid}, won ${player.won}, ${points}`));
+    const cards = el("ul", "mini-hand");
+    cards.setAttribute("aria-label", `${name} held`);
+    for (const card of player.hand) {
+      const item = el("li");
+      item.append(cardPicture(card, cardName(card)));
+      cards.append(item);
+    }
+    section.append(cards);
+    box.append(section);
+  });
+  $("hands-dialog").showModal();
+}
+
+async function replayDeal() {
+  const response = await fetch(`/api/games/${gameId}/replay-deal`, { method: "POST" });
+  if (response.ok) window.location.assign((await response.json()).url);
+  else notice("The deal could not be replayed.", "error");
+}
+
+$("hint-button").addEventListener("click", () => send({ type: "hint" }));
+$("why-button").addEventListener("click", showWhy);
+$("last-trick-button").addEventListener("click", showLastTrick);
+$("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
+$("replay-button").addEventListener("click", replayDeal);
+connect();
+window.addEventListener("resize", () => state && !pumping && render(state));

@@ -1,0 +1,111 @@
+// The New game form: a preset fills in the Settings; the form is sent as JSON to /api/games.
+
+const form = document.getElementById("new-game");
+const defaults = JSON.parse(document.getElementById("preset-defaults").textContent);
+const setup = JSON.parse(document.getElementById("computer-setup").textContent);
+const preset = document.getElementById("preset");
+const players = document.getElementById("players");
+const computers = document.getElementById("computers");
+const errorBox = document.getElementById("form-error");
+
+const SELECTS = ["schedule", "scoring", "trump"];
+const CHECKS = ["miss_penalty", "zero_bid_bonus_five", "hook", "special_cards"];
+const RADIOS = ["bid_changes", "first_lead"];
+
+function applyPreset() {
+  const values = defaults[preset.value];
+  for (const name of SELECTS) document.getElementById(name).value = values[name];
+  for (const name of CHECKS) document.getElementById(name).checked = values[name];
+  for (const name of RADIOS) {
+    for (const radio of form.querySelectorAll(`input[name="${name}"]`)) radio.checked = radio.value === values[name];
+  }
+  if (values.special_cards && Number(players.value) > 6) players.value = "6";
+  renderComputers();
+}
+
+function renderComputers() {
+  const count = Number(players.value) - 1;
+  const kept = [...computers.querySelectorAll("li")].map((li) => ({
+    name: li.querySelector("input").value,
+    level: li.querySelector("select").value,
+  }));
+  computers.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    const previous = kept[i] || { name: setup.names[i], level: "normal" };
+    const li = document.createElement("li");
+    const nameId = `computer-name-${i}`;
+    const levelId = `computer-level-${i}`;
+    li.innerHTML = `
+      <label class="sr-only" for="${nameId}">Name of computer player ${i + 1}</label>
+      <input id="${nameId}" maxlength="24" required>
+      <label class="sr-only" for="${levelId}">Level of computer player ${i + 1}</label>
+      <select id="${levelId}">${Object.entries(setup.levels)
+        .map(([value, title]) => `<option value="${value}">${title}</option>`)
+        .join("")}</select>`;
+    li.querySelector("input").value = previous.name;
+    li.querySelector("select").value = previous.level;
+    computers.append(li);
+  }
+}
+
+function formData() {
+  const settings = {};
+  for (const name of SELECTS) settings[name] = document.getElementById(name).value;
+  for (const name of CHECKS) settings[name] = document.getElementById(name).checked;
+  for (const name of RADIOS) {
+    const checked = form.querySelector(`input[name="${name}"]:checked`);
+    if (checked) settings[name] = checked.value;
+  }
+  const body = {
+    preset: preset.value,
+    name: document.getElementById("your-name").value.trim() || "You",
+    computers: [...computers.querySelectorAll("li")].map((li) => ({
+      name: li.querySelector("input").value.trim(),
+      level: li.querySelector("select").value,
+    })),
+    settings,
+  };
+  const number = document.getElementById("number").value.trim();
+  if (number !== "") body.number = /^[0-9]+$/.test(number) ? Number(number) : number;
+  return body;
+}
+
+function explain(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail) && detail.length) {
+    const first = detail[0];
+    const where = (first.loc || []).filter((part) => part !== "body").join(" ");
+    if (where.startsWith("number")) return "The deal number is a whole number from 0 to 999999999999.";
+    if (where.startsWith("computers") || where.startsWith("name")) return "Every player needs a name (up to 24 characters).";
+    return `${where}: ${first.msg}`;
+  }
+  return "The game could not be started.";
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const button = document.getElementById("start");
+  button.disabled = true;
+  try {
+    const response = await fetch("/api/games", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(formData()),
+    });
+    const answer = await response.json();
+    if (!response.ok) {
+      errorBox.textContent = explain(answer.detail);
+      return;
+    }
+    window.location.assign(answer.url);
+  } catch {
+    errorBox.textContent = "The server could not be reached. Is ohhell serve still running?";
+  } finally {
+    button.disabled = false;
+  }
+});
+
+preset.addEventListener("change", applyPreset);
+players.addEventListener("change", renderComputers);
+applyPreset();

@@ -1,0 +1,152 @@
+"""The keeper's web API and storage, without a browser: refusals with sentences, nothing lost, whose sheet is whose."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.script import ScriptDirectory
+from fastapi.testclient import TestClient
+
+from ohhell.keeper.web.store import SheetChangedError, SheetStore
+from ohhell.server.app import create_app
+from ohhell.server.config import ServerConfig
+from ohhell.server.database import alembic_config, upgrade
+
+from .helpers import new_sheet
+
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    with TestClient(create_app(ServerConfig(database))) as test_client:
+        test_client.get("/keeper").raise_for_status()
+        yield test_client
+
+
+def create(client: TestClient, **body: Any) -> int:
+    response = client.post("/api/keeper/sheets", json={"preset": "short", "names": NAMES, **body})
+    assert response.status_code == 201, response.text
+    sheet_id: int = response.json()["id"]
+    return sheet_id
+
+
+def enter(client: TestClient, sheet_id: int, seen: int, **entry: Any) -> Any:
+    return client.post(f"/api/keeper/sheets/{sheet_id}/entries", json={"seen": seen, "entry": entry})
+
+
+def test_the_dealers_forbidden_bid_is_refused_with_its_sentence_and_nothing_is_lost(client: TestClient) -> None:
+    sheet_id = create(client, first_dealer=3)
+    assert enter(client, sheet_id, 0, type="trump", trump="H").status_code == 200
+    for seen, bid in enumerate((2, 0, 2), 1):
+        state = enter(client, sheet_id, seen, type="bid", bid=bid).json()
+    assert state["now"]["forbidden_bid"] == 1
+    assert (
+        state["now"]["forbidden_reason"] == "Di deals and may not bid 1: the bids would total 5, the number of tricks."
+    )
+    refused = enter(client, sheet_id, 4, type="bid", bid=1)
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "Di deals and may not bid 1: the bids would total 5, the number of tricks."
+    after = client.get(f"/api/keeper/sheets/{sheet_id}").json()
+    assert (after["seq"], after["now"]["bids"]) == (4, [2, 0, 2, None])
+    bad_tricks = enter(client, sheet_id, 4, type="bid", bid=3)
+    assert bad_tricks.status_code == 200
+    refused = enter(client, sheet_id, 5, type="tricks", tricks=[1, 1, 1, 1])
+    assert refused.json()["detail"].startswith("The tricks add up to 4, but a 5-card deal has 5 tricks")
+
+
+def test_an_entry_against_a_sheet_that_moved_on_is_not_made(client: TestClient) -> None:
+    """A second tap on a bid button must not enter the next player's bid."""
+    sheet_id = create(client)
+    enter(client, sheet_id, 0, type="trump", trump="S")
+    assert enter(client, sheet_id, 1, type="bid", bid=2).status_code == 200
+    stale = enter(client, sheet_id, 1, type="bid", bid=2)
+    assert stale.status_code == 409
+    assert stale.json()["state"]["now"]["bids"] == [None, 2, None, None]
+
+
+def test_a_correction_and_who_made_it_are_in_the_history(client: TestClient) -> None:
+    sheet_id = create(client, keeper="Eve")
+    seen = 0
+    entries: list[dict[str, Any]] = [{"type": "trump", "trump": "D"}, *({"type": "bid", "bid": 1} for _ in range(4))]
+    for entry in entries:
+        enter(client, sheet_id, seen, **entry)
+        seen += 1
+    enter(client, sheet_id, seen, type="tricks", tricks=[2, 1, 1, 1])
+    body = {"seen": seen + 1, "by": "Bob", "entry": {"type": "correct", "deal": 0, "tricks": {"0": 1, "1": 2}}}
+    state = client.post(f"/api/keeper/sheets/{sheet_id}/entries", json=body).json()
+    assert state["rows"][0]["points"] == ["11", "2", "11", "11"]
+    assert state["rows"][0]["corrected"] == ["tricks:0", "tricks:1"]
+    last = state["history"][-1]
+    assert (last["by"], last["correction"]) == ("Bob", True)
+    assert last["text"] == "corrected deal 1: Ann's tricks 2 → 1; Bob's tricks 1 → 2"
+    assert state["history"][0]["by"] == "Eve"
+
+
+def test_impossible_rules_and_names_are_refused_with_a_reason(client: TestClient) -> None:
+    refused = client.post("/api/keeper/sheets", json={"preset": "magicians", "names": [*NAMES, "Eve", "Fay", "Gus"]})
+    assert refused.status_code == 400
+    assert "for 3 to 6 players, not 7" in refused.json()["detail"]
+    twice = client.post("/api/keeper/sheets", json={"preset": "short", "names": ["Ann", "ann", "Cy"]})
+    assert twice.json()["detail"] == "two players are called ann: give each a different name, such as ann B"
+    assert client.post("/api/keeper/sheets", json={"preset": "short", "names": ["Ann", "Bob"]}).status_code == 422
+
+
+def test_a_sheet_belongs_to_the_browser_that_started_it(client: TestClient, database: str) -> None:
+    sheet_id = create(client)
+    with TestClient(create_app(ServerConfig(database))) as stranger:
+        assert stranger.get(f"/keeper/{sheet_id}").status_code == 403
+        assert stranger.get(f"/api/keeper/sheets/{sheet_id}").status_code == 403
+        assert stranger.get("/api/keeper/sheets").json() == []
+    assert client.get("/keeper/999").status_code == 404
+    assert [s["id"] for s in client.get("/api/keeper/sheets").json()] == [sheet_id]
+
+
+def test_blank_sheets_for_a_preset_and_table_size(client: TestClient) -> None:
+    pdf = client.get("/keeper/blank", params={"preset": "up-and-down", "players": 3, "paper": "letter"})
+    assert pdf.content.startswith(b"%PDF")
+    assert "attachment" in pdf.headers["content-disposition"]
+    html = client.get("/keeper/blank", params={"preset": "full", "players": 7, "format": "html"})
+    assert "size: A4 landscape" in html.text
+    assert client.get("/keeper/blank", params={"preset": "magicians", "players": 7}).status_code == 400
+
+
+def test_the_keepers_migration_follows_the_servers_and_leaves_one_head(database: str) -> None:
+    heads = ScriptDirectory.from_config(alembic_config(database)).get_heads()
+    assert len(heads) == 1
+    upgrade(database)
+
+
+def test_two_writers_of_the_same_position_keep_only_the_first(database: str) -> None:
+    upgrade(database)
+
+    async def race() -> None:
+        store = SheetStore(database)
+        try:
+            sheet = new_sheet()
+            sheet_id = await store.create("owner", sheet)
+            _, first = await store.load(sheet_id)
+            _, second = await store.load(sheet_id)
+            first.enter_trump("S")
+            second.enter_trump("H")
+            await store.append(sheet_id, first, 0)
+            with pytest.raises(SheetChangedError):
+                await store.append(sheet_id, second, 0)
+            _, stored = await store.load(sheet_id)
+            assert [row.trump for row in stored.rows] == [first.rows[0].trump]
+        finally:
+            await store.close()
+
+    # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, race()).result()

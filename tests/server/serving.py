@@ -1,0 +1,124 @@
+"""Run ``ohhell serve`` as a real server process for the protocol and browser tests, and talk to it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import httpx
+
+from ohhell.server import identity
+
+T = TypeVar("T")
+
+FAST: Final = 0.02
+"""Animation scale for tests: every pause of the table is 2% of what a person sees."""
+STARTUP_SECONDS: Final = 60.0
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class RunningServer:
+    """An ``ohhell serve`` process on a port of its own, with its database."""
+
+    database_url: str
+    port: int = field(default_factory=free_port)
+    animation_scale: float = FAST
+    log_path: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base URL, without a trailing slash."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> RunningServer:
+        """Start the process and wait until it answers."""
+        command = [
+            sys.executable,
+            "-c",
+            "from ohhell.cli import main; main()",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            self.database_url,
+            "--animation-scale",
+            str(self.animation_scale),
+        ]
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(command, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"ohhell serve exited with status {self.process.returncode}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"ohhell serve did not answer within {STARTUP_SECONDS} s")
+
+    def stop(self) -> None:
+        """Stop the process (as Ctrl+C would) and wait for it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+def player(server: RunningServer) -> httpx.Client:
+    """An HTTP client holding a fresh player cookie, as a new browser would."""
+    client = httpx.Client(base_url=server.url, timeout=10)
+    client.get("/").raise_for_status()
+    return client
+
+
+def token_of(client: httpx.Client) -> str:
+    """The player token a client holds."""
+    token = client.cookies.get(identity.COOKIE)
+    assert token is not None
+    return token
+
+
+def start_game(client: httpx.Client, **body: Any) -> dict[str, Any]:
+    """Start a game through the API (``short`` with Normal computer players unless told otherwise)."""
+    request: dict[str, Any] = {
+        "preset": "short",
+        "computers": [{"name": n, "level": "normal"} for n in ("Alice", "Bob", "Carol")],
+    }
+    request.update(body)
+    response = client.post("/api/games", json=request)
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run ``main()`` to its end on an event loop of its own thread.
+
+    Playwright's sync API keeps an event loop running in the test thread once a browser test has run, and
+    ``asyncio.run`` refuses to start inside it.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()

@@ -1,0 +1,98 @@
+"""Take the screenshots of docs/screenshots/ with Playwright and Debian's Chromium.
+
+Run from the repository: ``.venv/bin/python tests/server/take_screenshots.py`` (it starts its own server on a
+temporary database). Not a test: pictures are for people to look at.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Final
+
+from playwright.sync_api import Page, ViewportSize, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.conftest import CHROMIUM, CHROMIUM_FLAGS
+from server.serving import RunningServer
+from server.tablepage import TablePage, number_where_you_deal_first
+
+OUT: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DESKTOP: Final = ViewportSize(width=1440, height=900)
+PHONE: Final = ViewportSize(width=390, height=844)
+
+
+def shoot(page: Page, name: str) -> None:
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(OUT / f"{name}.png"))
+    print(f"wrote docs/screenshots/{name}.png")
+
+
+def dealer_bidding(table: TablePage) -> None:
+    """A 10-card hand of the full game that you deal: the three computer players have bid; one number is refused."""
+    number = number_where_you_deal_first()
+    while True:
+        table.new_game("full", number=number)
+        if table.page.locator(".bid-button.forbidden").count():
+            return
+        number = number_where_you_deal_first(start=number + 1)
+
+
+def mid_trick(table: TablePage) -> None:
+    """Your turn with cards already on the table."""
+    for _ in range(200):
+        kind = table.wait_ready()
+        if kind == "play" and table.page.locator("#trick .trick-card").count() >= 2:
+            return
+        table.step()
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        server = RunningServer(f"sqlite:///{folder}/shots.sqlite3", animation_scale=0.05).start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+                desktop = browser.new_page(viewport=DESKTOP)
+                table = TablePage(desktop, server.url)
+                desktop.goto(f"{server.url}/")
+                desktop.click("summary")
+                shoot(desktop, "new-game")
+                dealer_bidding(table)
+                table.page.click("#hint-button")
+                shoot(desktop, "bidding")
+                table.step()
+                mid_trick(table)
+                shoot(desktop, "mid-trick")
+                for _ in range(3):
+                    table.play_until("next")
+                    if _ < 2:
+                        table.step()
+                shoot(desktop, "end-of-hand")
+                desktop.click("#hands-button")
+                shoot(desktop, "show-all-hands")
+                desktop.keyboard.press("Escape")
+                desktop.click("#why-button")
+                shoot(desktop, "why")
+                desktop.keyboard.press("Escape")
+                short = TablePage(browser.new_page(viewport=DESKTOP), server.url)
+                short.new_game("short")
+                short.play_until("over", limit=300)
+                shoot(short.page, "game-over")
+                phone = TablePage(browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True), server.url)
+                phone.new_game("short")
+                phone.wait_ready()
+                shoot(phone.page, "phone-bidding")
+                phone.step()
+                mid_trick(phone)
+                shoot(phone.page, "phone")
+                browser.close()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

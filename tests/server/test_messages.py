@@ -1,0 +1,51 @@
+"""Incoming messages are validated before anything reads them; the seat is never part of one."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+import pytest
+
+from ohhell.rules import SCHEDULES
+from ohhell.server.messages import BadMessageError, NextHandMessage, PlayMessage, parse_message
+from ohhell.server.newgame import NewGameRequest, ScheduleName, preset_defaults
+
+
+def test_each_message_type_parses() -> None:
+    assert parse_message('{"type": "play", "card": "QH", "seq": 3}') == PlayMessage(type="play", card="QH", seq=3)
+    assert parse_message(b'{"type": "next", "deal": 2}') == NextHandMessage(type="next", deal=2)
+    for text in ('{"type": "hint"}', '{"type": "sync"}', '{"type": "show_hands", "deal": 0}'):
+        assert parse_message(text).type in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "{",
+        "null",
+        '{"type": "bid", "bid": 1}',
+        '{"type": "bid", "bid": 1.5, "seq": 0}',
+        '{"type": "bid", "bid": 1, "seq": 0, "seat": 3}',
+        '{"type": "trump", "suit": "X", "seq": 0}',
+        '{"type": "play", "card": "QUEEN", "seq": 0}',
+        '{"type": "hint", "please": true}',
+    ],
+)
+def test_a_malformed_message_is_refused_with_a_sentence(text: str) -> None:
+    with pytest.raises(BadMessageError, match="not a valid message"):
+        parse_message(text)
+
+
+def test_the_form_knows_every_schedule_and_every_preset() -> None:
+    assert set(get_args(ScheduleName)) == set(SCHEDULES)
+    assert set(preset_defaults()) == {"full", "down-only", "short", "up-and-down", "traditional", "magicians"}
+
+
+def test_a_new_game_seats_you_first_then_the_computer_players_to_your_left() -> None:
+    request = NewGameRequest.model_validate({"computers": [{"name": "Ann", "level": "easy"}, {"name": "Bo"}]})
+    seats = request.seats("key")
+    assert [s.name for s in seats] == ["You", "Ann", "Bo"]
+    assert [s.kind for s in seats] == ["human", "computer", "computer"]
+    assert request.rules().players == 3
+    assert request.rules().preset_name == "up-and-down"

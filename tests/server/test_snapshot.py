@@ -1,0 +1,114 @@
+"""What a seat is told is built from its own view: never another seat's hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ohhell.cards import CardSet, card_text
+from ohhell.game import Game
+from ohhell.rules import Rules
+from ohhell.server import snapshot
+from ohhell.server.seats import Seat
+from server.leaks import cards_mentioned
+
+SEATS = [
+    Seat.human("You", "key"),
+    Seat.computer("Alice", "easy"),
+    Seat.computer("Bob", "normal"),
+    Seat.computer("Cy", "hard"),
+]
+
+
+def hidden_from(game: Game, deal_index: int, seat: int) -> set[str]:
+    """The cards other seats still hold in deal ``deal_index``."""
+    deal = game.deals[deal_index]
+    return {text for other, mask in enumerate(deal.hands) if other != seat for text in CardSet(mask).texts()}
+
+
+@pytest.mark.parametrize("preset", ["short", "magicians", "traditional"])
+def test_no_state_message_names_a_card_of_another_seats_hand(preset: str) -> None:
+    rules = Rules.preset(preset)
+    game = Game(rules, number=2024)
+    rng = random.Random(7)
+    mentioned = 0
+    while not game.is_over:
+        shown = game.deal_index
+        facts = snapshot.TableFacts(1, SEATS, shown, {})
+        for seat in range(rules.players):
+            message = snapshot.state_message(game, facts, seat)
+            named = cards_mentioned(message)
+            mentioned += len(named)
+            assert not named & hidden_from(game, shown, seat), (seat, named & hidden_from(game, shown, seat))
+        before = game.deal_index
+        game.apply(rng.choice(game.legal_actions()))
+        if game.deal_index != before or game.is_over:
+            paused = snapshot.TableFacts(1, SEATS, before, {})
+            for seat in range(rules.players):
+                assert not cards_mentioned(snapshot.state_message(game, paused, seat)) & hidden_from(game, before, seat)
+    assert mentioned > 0
+
+
+def test_the_state_shows_the_finished_hand_until_next_hand() -> None:
+    game = Game(Rules.preset("short"), number=5)
+    while game.deal_index == 0:
+        game.apply(game.legal_actions()[0])
+    state = snapshot.state_message(game, snapshot.TableFacts(1, SEATS, 0, {}), 0)
+    assert state["deal"]["index"] == 0
+    assert state["deal"]["finished"]
+    assert state["game"]["waiting_for_next"]
+    assert state["game"]["next_deal"] == 1
+    assert state["deal"]["hand"] == []
+
+
+def test_the_score_sheet_has_bid_and_tricks_points_a_check_mark_and_running_totals() -> None:
+    game = Game(Rules.preset("short"), number=5)
+    while len(game.results) < 2:
+        game.apply(game.legal_actions()[-1])
+    sheet = snapshot.score_sheet(game, game.deal_index)
+    assert [row["hand"] for row in sheet["rows"]] == [1, 2]
+    for seat in range(4):
+        first, second = sheet["rows"][0]["cells"][seat], sheet["rows"][1]["cells"][seat]
+        assert first["made"] == (first["bid"] == first["won"])
+        assert second["total"] == first["points"] + second["points"] == sheet["totals"][seat]
+    assert sheet["current"]["hand"] == 3
+
+
+def test_the_bidding_panel_offers_0_to_the_hand_size_with_the_forbidden_bid_marked() -> None:
+    game = Game(Rules.preset("short", first_dealer=0), number=5)
+    for n in (1, 1, 1):
+        game.bid(n)
+    state = snapshot.state_message(game, snapshot.TableFacts(1, SEATS, 0, {}), 0)
+    options = state["deal"]["bids"]
+    assert [o["bid"] for o in options] == [0, 1, 2, 3, 4, 5]
+    assert [o["bid"] for o in options if not o["allowed"]] == [2]
+    assert "may not bid 2" in state["deal"]["forbidden_reason"]
+
+
+def test_show_all_hands_is_refused_for_a_hand_still_being_played() -> None:
+    game = Game(Rules.preset("short"), number=5)
+    facts = snapshot.TableFacts(1, SEATS, 0, {})
+    with pytest.raises(ValueError, match="still being played"):
+        snapshot.hands_message(game, facts, 0)
+    while game.deal_index == 0:
+        game.apply(game.legal_actions()[0])
+    hands = snapshot.hands_message(game, facts, 0)
+    dealt = game.deals[0].hands_dealt
+    assert [p["hand"] for p in hands["players"]] == [CardSet(mask).texts() for mask in dealt]
+
+
+def test_an_illegal_card_carries_its_reason() -> None:
+    game = Game(Rules.preset("short", first_dealer=3), number=11)
+    while game.deal.phase_name == "bidding":
+        game.apply(game.legal_actions()[0])
+    seat = game.to_act
+    game.apply(game.legal_actions()[0])
+    follower = game.to_act
+    state = snapshot.state_message(game, snapshot.TableFacts(1, SEATS, 0, {}), follower)
+    legal = {card_text(a) for a in game.legal_actions()}
+    assert set(state["deal"]["playable"]) == legal
+    for card, reason in state["deal"]["unplayable"].items():
+        assert card not in legal
+        assert reason.startswith("You must follow")
+    assert seat != follower

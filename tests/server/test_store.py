@@ -1,0 +1,190 @@
+"""The action log in a real database, through SQLAlchemy and Alembic: SQLite by default, PostgreSQL the same."""
+
+from __future__ import annotations
+
+import importlib
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import psycopg
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from ohhell.actions import action_text
+from ohhell.game import Game
+from ohhell.rules import Rules
+from ohhell.server import database
+from ohhell.server.models import Base
+from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction
+from ohhell.server.table import rebuild
+from server.serving import run_async
+
+POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@dataclass
+class Database:
+    """A database URL and the engine options that confine a test to it (a schema of its own on PostgreSQL)."""
+
+    url: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def postgres_reachable() -> bool:
+    try:
+        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", connect_timeout=3):
+            return True
+    except psycopg.OperationalError:
+        return False
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """A fresh, migrated database: a SQLite file, or a schema of the local PostgreSQL dropped afterwards."""
+    if request.param == "sqlite":
+        found = Database(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+        database.upgrade(found.url)
+        yield found
+        return
+    if not postgres_reachable():
+        pytest.skip("no PostgreSQL at 127.0.0.1:5432 (user postgres, database test)")
+    schema = f"ohhell_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+        try:
+            found = Database(POSTGRES, {"connect_args": {"options": f"-csearch_path={schema}"}})
+            database.upgrade(found.url, **found.options)
+            yield found
+        finally:
+            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def new_game(owner: str = "me") -> NewGame:
+    rules = Rules.preset("short")
+    game = Game(rules, number=42)
+    seats = [{"name": "You", "kind": "human", "player": owner}] + [
+        {"name": n, "kind": "computer", "level": "normal"} for n in ("Alice", "Bob", "Carol")
+    ]
+    return NewGame(deal_number=42, rules=rules.to_json(), first_dealer=game.first_dealer, seats=seats, owner=owner)
+
+
+async def log_some_actions(store: Store, game_id: int, count: int) -> Game:
+    """Play ``count`` actions of game 42 and store each as the table does."""
+    game = Game(Rules.preset("short"), number=42)
+    for seq in range(count):
+        seat, action, deal_index = game.to_act, game.legal_actions()[0], game.deal_index
+        game.apply(action, seat)
+        stored = StoredAction(seq, deal_index, seat, action_text(action), reason=f"reason {seq}")
+        await store.append_action(game_id, stored, Progress(game.is_over, list(game.totals), game.winners))
+    return game
+
+
+def test_a_stored_log_rebuilds_the_game_exactly(db: Database) -> None:
+    async def scenario() -> None:
+        store = Store(db.url, **db.options)
+        try:
+            created = await store.create_game(new_game())
+            played = await log_some_actions(store, created.id, 30)
+            loaded = await store.load(created.id)
+            assert [a.seq for a in loaded.actions] == list(range(30))
+            assert loaded.action_count == 30
+            rebuilt = rebuild(loaded)
+            assert rebuilt.deal_index == played.deal_index
+            assert [d.actions for d in rebuilt.deals] == [d.actions for d in played.deals]
+            assert rebuilt.totals == played.totals
+            assert loaded.totals == played.totals
+            await store.set_shown_deal(created.id, 1)
+            assert (await store.load(created.id)).shown_deal == 1
+        finally:
+            await store.close()
+
+    run_async(scenario)
+
+
+def test_a_second_writer_of_the_same_position_fails_and_writes_nothing(db: Database) -> None:
+    async def scenario() -> None:
+        store = Store(db.url, **db.options)
+        try:
+            created = await store.create_game(new_game())
+            await log_some_actions(store, created.id, 1)
+            with pytest.raises(IntegrityError):
+                await store.append_action(
+                    created.id, StoredAction(0, 0, 1, "bid 3"), Progress(True, [99, 0, 0, 0], [0])
+                )
+            loaded = await store.load(created.id)
+            assert [a.action for a in loaded.actions] != ["bid 3"]
+            assert len(loaded.actions) == 1
+            assert not loaded.finished
+        finally:
+            await store.close()
+
+    run_async(scenario)
+
+
+def test_the_list_of_games_is_each_players_own_most_recent_first(db: Database) -> None:
+    async def scenario() -> None:
+        store = Store(db.url, **db.options)
+        try:
+            first = await store.create_game(new_game("ann"))
+            second = await store.create_game(new_game("ann"))
+            await store.create_game(new_game("bob"))
+            await log_some_actions(store, first.id, 1)
+            assert [g.id for g in await store.games_of("ann")] == [first.id, second.id]
+            assert [g.owner for g in await store.games_of("bob")] == ["bob"]
+            with pytest.raises(GameNotFoundError):
+                await store.load(10_000)
+        finally:
+            await store.close()
+
+    run_async(scenario)
+
+
+def test_the_migrations_create_exactly_the_models(db: Database) -> None:
+    importlib.import_module("ohhell.server.app")  # registers every table the application uses
+    engine = database.create_sync_engine(db.url, **db.options)
+    try:
+        with engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        assert differences == []
+    finally:
+        engine.dispose()
+
+
+def test_migrating_twice_changes_nothing(db: Database) -> None:
+    database.upgrade(db.url, **db.options)
+    engine = database.create_sync_engine(db.url, **db.options)
+    try:
+        with engine.connect() as connection:
+            head = ScriptDirectory.from_config(database.alembic_config(db.url)).get_current_head()
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'wal.sqlite3'}"
+    database.upgrade(url)
+
+    async def journal_mode() -> str:
+        store = Store(url)
+        try:
+            async with store.engine.connect() as connection:
+                return str((await connection.execute(text("PRAGMA journal_mode"))).scalar_one())
+        finally:
+            await store.close()
+
+    assert run_async(journal_mode) == "wal"
+
+
+def test_database_urls_get_the_right_drivers() -> None:
+    assert database.async_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    assert database.sync_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
+    with pytest.raises(ValueError, match="unsupported database"):
+        database.async_url("mysql://u@h/d")
