@@ -145,8 +145,23 @@ def test_why_explains_each_computer_decision_with_its_own_numbers() -> None:
     terminal.run()
     text = out.getvalue()
     for seat in (1, 2, 3):
-        decision = terminal.decisions[(0, seat - 1)][1]
-        assert f"{game.names[seat]} — bid {decision.action - BID_BASE}: {decision.summary}" in text
+        _, decision, reason = terminal.decisions[(0, seat - 1)]
+        assert reason.startswith(decision.summary.split(":")[0])
+        assert f"{game.names[seat]} — bid {decision.action - BID_BASE}: {reason}" in text
+
+
+def test_why_never_names_a_card_a_computer_player_still_holds() -> None:
+    game = Game(Rules.preset("short"), number=31, names=table_names(4, "You"))
+    terminal, _ = make(game, scripted(game))
+    terminal.run()
+    for (deal_index, position), (seat, _, reason) in terminal.decisions.items():
+        deal = game.deals[deal_index]
+        still_held = deal.hands_dealt[seat]
+        for later_seat, action in deal.actions[: position + 1]:
+            if later_seat == seat and action < 60:
+                still_held &= ~(1 << action)
+        for card in CardSet(still_held):
+            assert not re.search(rf"\b{card_text(card)}\b", reason), (reason, card_text(card))
 
 
 def test_giving_up_ends_the_game_as_a_loss() -> None:

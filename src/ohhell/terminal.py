@@ -20,6 +20,7 @@ from rich.text import Text
 from ohhell import records
 from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
 from ohhell.bots import Bot, Budget, Decision, make_bot
+from ohhell.bots.public import public_explanation
 from ohhell.cards import (
     JESTER_SUIT,
     MAGICIAN_SUIT,
@@ -120,8 +121,8 @@ class TerminalGame:
     rng: random.Random = field(default_factory=random.Random)
     budget: Budget | None = None
     record_path: Path | None = None
-    decisions: dict[tuple[int, int], tuple[int, Decision]] = field(default_factory=dict)
-    """The computer players' decisions by (deal, action index): the seat and the Decision, for Why?"""
+    decisions: dict[tuple[int, int], tuple[int, Decision, str]] = field(default_factory=dict)
+    """The computer players' decisions by (deal, action index): the seat, the Decision and its public Why?"""
     _why_from: tuple[int, int] = (0, 0)
 
     def run(self) -> int:
@@ -151,9 +152,10 @@ class TerminalGame:
     # ------------------------------------------------------------ turns
 
     def _computer_turn(self, seat: int, bot: Bot) -> None:
-        decision = bot.decide(self.game.view(seat), self.rng, self.budget)
+        view = self.game.view(seat)
+        decision = bot.decide(view, self.rng, self.budget)
         deal = self.game.deal
-        self.decisions[(deal.deal_index, len(deal.actions))] = (seat, decision)
+        self.decisions[(deal.deal_index, len(deal.actions))] = (seat, decision, public_explanation(decision, view))
         self.game.apply(decision.action, seat)
         self._announce(seat, decision.action, deal)
 
@@ -366,11 +368,11 @@ class TerminalGame:
         self.console.print(Text(f"Hint: {action_text(decision.action)} — {decision.summary}", style="green"))
 
     def why(self, view: SeatView, command: str) -> None:
-        """Why?: the reasons of each computer decision since your last turn."""
+        """Why?: the reasons of each computer decision since your last turn, without the cards it still holds."""
         shown = False
-        for (deal_index, position), (seat, decision) in sorted(self.decisions.items()):
+        for (deal_index, position), (seat, decision, reason) in sorted(self.decisions.items()):
             if (deal_index, position) >= self._why_from:
-                self.console.print(f"{self.game.names[seat]} — {action_text(decision.action)}: {decision.summary}")
+                self.console.print(f"{self.game.names[seat]} — {action_text(decision.action)}: {reason}")
                 shown = True
         if not shown:
             self.console.print("No computer player has acted since your last turn.")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ohhell.bots import public
 from ohhell.cards import CardSet, card_text, parse_card
 from ohhell.deal import Deal
 from ohhell.game import Game
@@ -28,23 +29,23 @@ def three_seat_deal() -> Deal:
 
 def test_a_reason_keeps_the_cards_the_bot_still_holds_out() -> None:
     view = seat_view(three_seat_deal(), 0)
-    text = players.public_reason("Counted 2 obvious winners (AS, KH); plays the AS, not the king of hearts.", view, 0)
+    text = public.public_reason("Counted 2 obvious winners (AS, KH); plays the AS, not the king of hearts.", view, 0)
     assert "KH" not in text and "king of hearts" not in text
-    assert players.HIDDEN in text
+    assert public.HIDDEN in text
 
 
 def test_the_card_played_stays_in_its_reason() -> None:
     view = seat_view(three_seat_deal(), 0)
-    text = players.public_reason("Plays the AS, keeping the KH.", view, parse_card("AS"))
-    assert text == f"Plays the AS, keeping {players.HIDDEN}."
+    text = public.public_reason("Plays the AS, keeping the KH.", view, parse_card("AS"))
+    assert text == f"Plays the AS, keeping {public.HIDDEN}."
 
 
 def test_magicians_and_jesters_still_held_are_hidden_too() -> None:
     hands = [CardSet.parse("MG MG"), CardSet.parse("JE 3H"), CardSet.parse("QS QD")]
     deal = Deal(Rules.preset("magicians", players=3, schedule=(2,)), hands, dealer=2, turn_up=parse_card("9H"))
     view = seat_view(deal, 0)
-    assert "MG" not in players.public_reason("Holds the MG.", view, 64 + 2)
-    assert players.public_reason("Leads the MG.", view, parse_card("MG")) == "Leads the MG."
+    assert "MG" not in public.public_reason("Holds the MG.", view, 64 + 2)
+    assert public.public_reason("Leads the MG.", view, parse_card("MG")) == "Leads the MG."
 
 
 @pytest.mark.parametrize("level", ["easy", "normal"])

@@ -2,13 +2,13 @@
 
 For each decision it samples worlds (:mod:`ohhell.bots.sampling`: known voids
 respected, other seats' bids weighed as evidence), and in every world tries
-each candidate action and plays the deal out: other seats still to bid bid as
-the Normal player would, cards are played by the fast rule of thumb of
-:func:`~ohhell.bots.tactics.rule_card`, and the last tricks are solved exactly
-(every seat playing for its own score). A candidate's value is its mean score
-for the deal, under the scoring in force, over the same worlds for every
-candidate; the best mean wins. The search stops at its budget, or early once
-the best candidate leads every other by a clear margin.
+each candidate action and plays the deal out (:mod:`ohhell.bots.playout`: the
+Normal player's bids for seats still to bid, the fast rule of thumb for the
+cards with some randomness in the other seats, the last tricks solved exactly).
+A candidate's value is its mean score for the deal, under the scoring in force,
+over the same worlds for every candidate; the best mean wins. The search stops
+at its budget, or early once the best candidate leads every other by a clear
+margin.
 """
 
 from __future__ import annotations
@@ -23,27 +23,22 @@ from typing import Final
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, playable
-from ohhell.bots.chances import points_table
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
-from ohhell.bots.playout import ENDGAME_TRICKS, Playout, plays
+from ohhell.bots.playout import Playout
 from ohhell.bots.sampling import BidEvidence, sample_world
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
-from ohhell.deal import BIDDING, Deal
+from ohhell.deal import Deal
 from ohhell.view import SeatView
 
-DEFAULT_BUDGET: Final = Budget(seconds=0.75)
-"""Keeps the median decision under a second on one core for a 10-card deal (``bench/bots.py --parts timing``)."""
+DEFAULT_BUDGET: Final = Budget(seconds=0.5)
+"""Half a second a decision: four times the worlds gained almost nothing against ISMCTS (``docs/bots-results.md``)."""
 MIN_WORLDS: Final = 24
-POOL: Final = 128
-"""The tree search samples this many worlds and then cycles through them."""
 """Worlds to search before the search may stop early."""
 CLEAR_MARGIN: Final = 3.0
 """Stop early once the best candidate leads each other by this many standard errors of the paired difference."""
-NOISE: Final = 0.0
-"""How often, in the play-outs, another seat plays a random card instead of the rule of thumb's."""
-BID_FACTOR: Final = 1.0
-"""A bid gets this many times the budget of a card: a missed bid costs the most, and bids are one decision in 11."""
+NOISE: Final = 0.15
+"""How often, in the play-outs, another seat plays a random card instead of the rule of thumb's (see ``Playout``)."""
 BID_WINDOW: Final = 2
 """Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
 
@@ -57,11 +52,11 @@ class _Tally:
 
     @property
     def mean(self) -> float:
-        return sum(self.scores) / len(self.scores) if self.scores else -math.inf
+        return sum(self.scores) / len(self.scores)
 
     @property
     def rate(self) -> float:
-        return self.hits / len(self.scores) if self.scores else 0.0
+        return self.hits / len(self.scores)
 
 
 class HardBot:
@@ -69,23 +64,10 @@ class HardBot:
 
     level = "hard"
 
-    def __init__(
-        self,
-        budget: Budget = DEFAULT_BUDGET,
-        bid_evidence: bool = True,
-        margin: bool = False,
-        noise: float = NOISE,
-        bid_factor: float = BID_FACTOR,
-        tree: bool = False,
-        exploration: float = 0.7,
-    ) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, bid_evidence: bool = True, noise: float = NOISE) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
-        self.margin = margin
         self.noise = noise
-        self.bid_factor = bid_factor
-        self.tree = tree
-        self.exploration = exploration
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
         """The Hard decision for ``view.seat``; ``budget`` overrides the player's own."""
@@ -95,7 +77,7 @@ class HardBot:
             return dataclasses.replace(choose_trump(view, known), level="hard")
         limit = budget or self.budget
         if view.phase == "bidding":
-            return self._bid(view, known, [a - BID_BASE for a in actions], rng, _scaled(limit, self.bid_factor))
+            return self._bid(view, known, [a - BID_BASE for a in actions], rng, limit)
         return self._play(view, known, actions, rng, limit)
 
     def _bid(self, view: SeatView, known: Knowledge, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
@@ -107,7 +89,7 @@ class HardBot:
             return deal.tricks_won[seat] == bid
 
         tallies, worlds = self._search(view, known, candidates, BID_BASE, made, rng, budget)
-        ranked = self._ranked(candidates, tallies)
+        ranked = sorted(candidates, key=lambda b: -tallies[b].mean)
         bid = ranked[0]
         best = tallies[bid]
         summary = (
@@ -130,7 +112,7 @@ class HardBot:
             level="hard",
             summary=summary + ".",
             measure="mean points over sampled worlds",
-            options=tuple(Option(BID_BASE + b, round(tallies[b].mean, 4), len(tallies[b].scores)) for b in ranked),
+            options=tuple(Option(BID_BASE + b, round(tallies[b].mean, 4), worlds) for b in ranked),
             facts=tuple(facts),
         )
 
@@ -156,7 +138,7 @@ class HardBot:
             return deal.tricks[trick_index].winner == seat
 
         tallies, worlds = self._search(view, known, candidates, 0, took, rng, budget)
-        ranked = self._ranked(candidates, tallies)
+        ranked = sorted(candidates, key=lambda c: -tallies[c].mean)
         card = ranked[0]
         best = tallies[card]
         summary = (
@@ -170,17 +152,11 @@ class HardBot:
             level="hard",
             summary=summary,
             measure="mean points over sampled worlds",
-            options=tuple(Option(c, round(tallies[c].mean, 4), len(tallies[c].scores)) for c in ranked),
+            options=tuple(Option(c, round(tallies[c].mean, 4), worlds) for c in ranked),
             card_chances=tuple((c, round(tallies[c].rate, 4)) for c in ranked),
             chance_label="share of the worlds where it won this trick",
             facts=(("worlds", worlds), ("win_chance", round(best.rate, 4))),
         )
-
-    def _ranked(self, candidates: Sequence[int], tallies: dict[int, _Tally]) -> list[int]:
-        """Best first: by mean score, or for the tree search by visits (the most tried is the most trusted)."""
-        if self.tree:
-            return sorted(candidates, key=lambda c: (-len(tallies[c].scores), -tallies[c].mean))
-        return sorted(candidates, key=lambda c: -tallies[c].mean)
 
     def _search(
         self,
@@ -197,8 +173,6 @@ class HardBot:
         The search runs until the budget runs out or one candidate clearly leads;
         ``goal`` says whether a finished deal met the candidate's aim.
         """
-        if self.tree:
-            return _tree_search(self, view, known, candidates, action_base, goal, rng, budget)
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
         others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
         evidence = BidEvidence.from_view(known, view) if self.bid_evidence and others_bid else None
@@ -216,10 +190,7 @@ class HardBot:
                 hit = goal(deal, candidate)
                 assert deal.points is not None
                 tally = tallies[candidate]
-                score: float = deal.points[view.seat]
-                if self.margin:
-                    score -= (sum(deal.points) - score) / (view.players - 1)
-                tally.scores.append(score)
+                tally.scores.append(deal.points[view.seat])
                 tally.hits += hit
             worlds += 1
             if budget.iterations is not None and worlds >= budget.iterations:
@@ -227,109 +198,6 @@ class HardBot:
             if time.perf_counter() >= deadline or (worlds >= MIN_WORLDS and _clear_leader(tallies)):
                 break
         return tallies, worlds
-
-
-class _Node:
-    """A node of the information-set tree: the action sequence from the root, as seen by every world."""
-
-    __slots__ = ("available", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.available = 0
-        self.total = 0.0
-
-
-def _tree_search(
-    bot: HardBot,
-    view: SeatView,
-    known: Knowledge,
-    candidates: Sequence[int],
-    action_base: int,
-    goal: Callable[[Deal, int], bool],
-    rng: random.Random,
-    budget: Budget,
-) -> tuple[dict[int, _Tally], int]:
-    """Single-observer information-set MCTS: a tree over actions shared by all sampled worlds, rule play-outs."""
-    deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
-    others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
-    evidence = BidEvidence.from_view(known, view) if bot.bid_evidence and others_bid else None
-    tallies = {c: _Tally() for c in candidates}
-    root = {c: _Node() for c in candidates}
-    size = view.hand_size
-    lowest = min(min(points_table(view.rules, size, b)) for b in range(size + 1))
-    highest = max(max(points_table(view.rules, size, b)) for b in range(size + 1))
-    scale = 1.0 / max(1, highest - lowest)
-    pool: list[Deal] = []
-    iterations = 0
-    limit = budget.iterations if budget.iterations is not None else math.inf
-    while iterations < limit and (iterations < MIN_WORLDS or time.perf_counter() < deadline):
-        if len(pool) < POOL:
-            pool.append(sample_world(view, known, rng, evidence))
-        deal = pool[iterations % len(pool)].copy()
-        playout = Playout(view.seat, bot.noise, rng)
-        for node in root.values():
-            node.available += 1
-        candidate = _ucb(root, bot.exploration)
-        path = [(view.seat, root[candidate])]
-        deal.apply(action_base + candidate, view.seat)
-        node_children = root[candidate].children
-        expanded = False
-        while not deal.is_over and not expanded:
-            mover = deal.to_act
-            if deal.phase == BIDDING:
-                deal.apply(playout.normal_bid(deal, mover), mover)
-                continue
-            if deal.size - len(deal.tricks) <= ENDGAME_TRICKS and not deal.trick:
-                break
-            legal = plays(deal)
-            for action in legal:
-                child = node_children.get(action)
-                if child is not None:
-                    child.available += 1
-            untried = [a for a in legal if a not in node_children]
-            if untried:
-                action = rng.choice(untried)
-                child = node_children[action] = _Node()
-                child.available = 1
-                expanded = True
-            else:
-                options = {a: node_children[a] for a in legal}
-                action = _ucb(options, bot.exploration)
-                child = options[action]
-            deal.apply(action, mover)
-            path.append((mover, child))
-            node_children = child.children
-        playout.finish(deal)
-        assert deal.points is not None
-        for mover, node in path:
-            node.visits += 1
-            node.total += (deal.points[mover] - lowest) * scale
-        tally = tallies[candidate]
-        tally.scores.append(deal.points[view.seat])
-        tally.hits += goal(deal, candidate)
-        iterations += 1
-    return tallies, iterations
-
-
-def _ucb(nodes: dict[int, _Node], exploration: float) -> int:
-    best_action, best_value = -1, -math.inf
-    for action, node in nodes.items():
-        if not node.visits:
-            return action
-        value = node.total / node.visits + exploration * math.sqrt(math.log(node.available) / node.visits)
-        if value > best_value:
-            best_action, best_value = action, value
-    return best_action
-
-
-def _scaled(budget: Budget, factor: float) -> Budget:
-    """``budget`` with its time and iterations multiplied by ``factor``."""
-    return Budget(
-        None if budget.seconds is None else budget.seconds * factor,
-        None if budget.iterations is None else max(1, round(budget.iterations * factor)),
-    )
 
 
 def _clear_leader(tallies: dict[int, _Tally]) -> bool:

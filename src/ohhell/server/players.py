@@ -2,7 +2,7 @@
 
 Every call to the bots is here, so that a change of their interface touches one module. A bot is only
 ever given one seat's :class:`~ohhell.view.SeatView`. Its reasons are shown to the other seats (Why?),
-so :func:`public_reason` takes out every card the bot still holds before they leave the server.
+so :func:`ohhell.bots.public.public_explanation` takes out every card the bot still holds before they leave the server.
 A Hint is a bot's decision for the human seat, from that seat's own view.
 
 :class:`Thinkers` runs them off the event loop: in worker processes by default, so that a Hard player's
@@ -15,7 +15,6 @@ import asyncio
 import dataclasses
 import os
 import random
-import re
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -23,11 +22,12 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Final
 
-from ohhell.actions import Action, action_text, verb_of
+from ohhell.actions import Action, action_text
 from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
 from ohhell.bots.hints import explain
-from ohhell.cards import RANK_NAMES, SUIT_NAMES, SUIT_OF, Card, parse_card
+from ohhell.bots.public import public_explanation
+from ohhell.cards import Card
 from ohhell.deal import Trick
 from ohhell.view import SeatView
 
@@ -68,10 +68,7 @@ def decide(level: str, view: SeatView, rng: random.Random) -> Move:
     if decision.action not in view.legal_actions:
         fallback = view.legal_actions[0]
         return Move(fallback, f"Played {action_text(fallback)}: its own choice was not allowed here.")
-    public = dataclasses.replace(
-        decision, card_chances=(), options=tuple(o for o in decision.options if verb_of(o.action) != "play")
-    )
-    return Move(decision.action, public_reason(explain(public), view, decision.action))
+    return Move(decision.action, public_explanation(decision, view))
 
 
 def hint(view: SeatView) -> Move:
@@ -81,53 +78,6 @@ def hint(view: SeatView) -> Move:
     """
     decision = hints.hint(view, HINT_LEVEL, random.Random(0))
     return Move(decision.action, explain(decision))
-
-
-_CARD_TEXT: Final = re.compile(r"\b(?:the )?(?:10|[2-9TJQKA])[SHDC]\b|\b(?:the )?(?:MG|JE)\b")
-_CARD_NAME: Final = re.compile(
-    r"\b(?:the )?(" + "|".join(RANK_NAMES) + r") of (" + "|".join(SUIT_NAMES) + r")\b", re.IGNORECASE
-)
-HIDDEN: Final = "a card it still holds"
-
-
-def public_reason(summary: str, view: SeatView, action: Action) -> str:
-    """``summary`` with every mention of a card the seat still holds after ``action`` replaced by a phrase.
-
-    The card played is public once it is on the table; the rest of the hand is not.
-
-    >>> from ohhell import Deal, Rules, CardSet
-    >>> deal = Deal(Rules.preset("full", players=3, schedule=(2,)), dealer=2, turn_up=parse_card("9H"),
-    ...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")])
-    >>> from ohhell.view import seat_view
-    >>> public_reason("Plays the AS, keeping the KH; the king of hearts waits.", seat_view(deal, 0), parse_card("AS"))
-    'Plays the AS, keeping a card it still holds; a card it still holds waits.'
-    """
-    played: Card | None = action if verb_of(action) == "play" else None
-    held = set(view.hand)
-    if played is not None:
-        held.discard(played)
-    held_kinds = {_kind(c) for c in held}
-
-    def is_hidden(card: Card) -> bool:
-        if card == played:
-            return False
-        return (_kind(card) in held_kinds) if card >= 52 else card in held
-
-    def replace_text(match: re.Match[str]) -> str:
-        token = match.group(0).removeprefix("the ")
-        return HIDDEN if is_hidden(parse_card(token)) else match.group(0)
-
-    def replace_name(match: re.Match[str]) -> str:
-        rank = RANK_NAMES.index(match.group(1).lower())
-        suit = SUIT_NAMES.index(match.group(2).lower())
-        return HIDDEN if is_hidden(13 * suit + rank) else match.group(0)
-
-    return _CARD_NAME.sub(replace_name, _CARD_TEXT.sub(replace_text, summary))
-
-
-def _kind(card: Card) -> int:
-    """Cards of one kind: a suited card is its own kind; the Magicians are one kind, the Jesters another."""
-    return card if card < 52 else 52 + SUIT_OF[card]
 
 
 PortableTricks = tuple[tuple[int, tuple[Card, ...], int], ...]
