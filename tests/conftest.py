@@ -11,11 +11,14 @@ The strategies are plain functions (importable as ``from conftest import ...``):
 from __future__ import annotations
 
 import copy
+import os
 import random
 from typing import Any, Final
 
+import pytest
 from hypothesis import strategies as st
 
+from chromium import CHROMIUM, CHROMIUM_FLAGS
 from ohhell.actions import CHANGE_BASE, Action
 from ohhell.cards import FIRST_MAGICIAN, SUIT_LETTERS, CardSet, parse_card
 from ohhell.deal import Deal, deal_from_pack
@@ -190,3 +193,13 @@ def make_deal(
     sets = [CardSet.parse(h) for h in hands]
     rules = Rules.preset("full", players=len(hands), schedule=(len(sets[0]),) * (deal_index + 1), **options)
     return Deal(rules, sets, dealer, None if turn_up is None else parse_card(turn_up), deal_index)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Playwright drives Debian's Chromium (``apt-get install chromium``; .ci/run installs it), never a download."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI needs Debian's chromium (apt-get install chromium): .ci/run installs it")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_FLAGS}

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, ViewportSize, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.conftest import CHROMIUM, CHROMIUM_FLAGS
+from chromium import CHROMIUM, CHROMIUM_FLAGS
 from server.serving import RunningServer
 from server.tablepage import TablePage, number_where_you_deal_first
 

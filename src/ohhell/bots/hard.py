@@ -111,7 +111,7 @@ class HardBot:
             action=BID_BASE + bid,
             level="hard",
             summary=summary + ".",
-            measure="mean points over sampled worlds",
+            measure="mean points",
             options=tuple(Option(BID_BASE + b, round(tallies[b].mean, 4), worlds) for b in ranked),
             facts=tuple(facts),
         )
@@ -151,7 +151,7 @@ class HardBot:
             action=card,
             level="hard",
             summary=summary,
-            measure="mean points over sampled worlds",
+            measure="mean points",
             options=tuple(Option(c, round(tallies[c].mean, 4), worlds) for c in ranked),
             card_chances=tuple((c, round(tallies[c].rate, 4)) for c in ranked),
             chance_label="share of the worlds where it won this trick",

@@ -47,7 +47,7 @@ def explain(decision: Decision) -> str:
         listed = ", ".join(f"{action_text(o.action)} {o.value:.1f}" for o in shown)
         more = len(decision.options) - len(shown)
         extra = f" (and {more} more)" if more else ""
-        samples = f", over {shown[0].samples} worlds" if shown[0].samples else ""
+        samples = f" over {shown[0].samples} sampled worlds" if shown[0].samples else ""
         lines.append(f"{decision.measure.capitalize()}{samples}: {listed}{extra}.")
     if decision.card_chances:
         listed = ", ".join(f"{card_text(c)} {p:.0%}" for c, p in decision.card_chances)

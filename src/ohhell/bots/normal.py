@@ -214,7 +214,11 @@ def _card_summary(
     if under is not None:
         action = f"plays under the winning {card_text(under)} with the {card_text(card)}, which cannot win this trick"
     else:
-        action = f"the {card_text(card)} takes this trick {now:.0%} of the time"
+        action = (
+            f"the {card_text(card)} takes this trick {now:.0%} of the time"
+            if now
+            else f"the {card_text(card)} cannot win this trick"
+        )
     summary = f"{situation}: {action}; expected points {value:.1f}"
     if len(scored) > 1:
         runner_value, runner = scored[1]
