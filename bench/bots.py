@@ -163,14 +163,15 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
-def strength(deals: int, opponents: Iterable[str], seconds: float | None, workers: int) -> dict[str, Any]:
+def strength(deals: range, opponents: Iterable[str], seconds: float | None, workers: int) -> dict[str, Any]:
     """Our Hard player against each opponent kind, every deal played with our player in each seat."""
     results: dict[str, Any] = {}
     for opponent in opponents:
-        seatings = [Seating(d, seat, opponent, seconds) for d in range(deals) for seat in range(PLAYERS)]
+        seatings = [Seating(d, seat, opponent, seconds) for d in deals for seat in range(PLAYERS)]
         started = time.perf_counter()
         games = _map(play_openspiel, seatings, workers)
         by_deal: dict[int, list[float]] = {}
+        times = sorted(t for g in games for t in g["times"])
         ours_exact: list[bool] = []
         theirs_exact: list[bool] = []
         ours_points: list[int] = []
@@ -185,7 +186,8 @@ def strength(deals: int, opponents: Iterable[str], seconds: float | None, worker
             theirs_exact.extend(g["bids"][p] == g["tricks"][p] for p in range(PLAYERS) if p != me)
         margin, se = mean_se([statistics.mean(v) for v in by_deal.values()])
         results[opponent] = {
-            "deals": deals,
+            "deals": len(deals),
+            "first_deal": deals.start,
             "games": len(games),
             "margin": margin,
             "margin_se": se,
@@ -194,9 +196,20 @@ def strength(deals: int, opponents: Iterable[str], seconds: float | None, worker
             "our_exact_rate": statistics.mean(ours_exact),
             "their_exact_rate": statistics.mean(theirs_exact),
             "wall_seconds": time.perf_counter() - started,
+            "our_decision_seconds": _spread(times),
+            "margin_by_deal": {str(d): statistics.mean(v) for d, v in sorted(by_deal.items())},
         }
         _print_strength(opponent, results[opponent])
     return results
+
+
+def _spread(ordered: list[float]) -> dict[str, float]:
+    """Median, 95th percentile and maximum of sorted durations."""
+    return {
+        "median": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+        "max": ordered[-1],
+    }
 
 
 def _print_strength(opponent: str, r: dict[str, Any]) -> None:
@@ -304,14 +317,8 @@ def timing(deals: int, levels: Sequence[str], seconds: float | None) -> dict[str
             bots: list[Bot] = [normal] * PLAYERS
             bots[d % PLAYERS] = timed
             play_deal(deal, bots, random.Random(d))
-        times = timed.times
-        ordered = sorted(times)
-        row = {
-            "decisions": len(times),
-            "median_ms": 1000 * statistics.median(ordered),
-            "p95_ms": 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
-            "max_ms": 1000 * ordered[-1],
-        }
+        spread = _spread(sorted(timed.times))
+        row = {"decisions": len(timed.times), **{f"{k}_ms": 1000 * v for k, v in spread.items()}}
         results[level] = row
         print(f"{level:<8}{row['decisions']:>10}{row['median_ms']:>11.1f}{row['p95_ms']:>9.1f}{row['max_ms']:>9.1f}")
     return results
@@ -328,6 +335,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default="strength,ladder,timing", help="comma-separated: strength, ladder, timing")
     parser.add_argument("--deals", type=int, default=600, help="strength: deals per opponent (each played 4 times)")
+    parser.add_argument("--first-deal", type=int, default=0, help="strength: the first deal's seed (to split runs)")
     parser.add_argument("--opponents", default=",".join(OPPONENTS), help=f"strength: any of {', '.join(OPPONENTS)}")
     parser.add_argument("--games", type=int, default=20, help="ladder: game numbers per preset (each played 4 times)")
     parser.add_argument("--presets", default=",".join(LADDER_PRESETS), help="ladder: presets")
@@ -348,7 +356,8 @@ def main() -> None:
     }
     if "strength" in parts:
         _strength_header()
-        report["strength"] = strength(args.deals, args.opponents.split(","), args.hard_seconds, args.workers)
+        deals = range(args.first_deal, args.first_deal + args.deals)
+        report["strength"] = strength(deals, args.opponents.split(","), args.hard_seconds, args.workers)
     if "ladder" in parts:
         report["ladder"] = ladder(args.games, args.hard_seconds, args.workers, args.presets.split(","))
     if "timing" in parts:

@@ -1,0 +1,63 @@
+"""The benchmark's bridge to OpenSpiel's ``oh_hell``: cards, bids and deals mean the same in both engines."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ohhell.actions import BID_BASE
+from ohhell.cards import card_text
+from ohhell.view import seat_view
+
+pyspiel = pytest.importorskip("pyspiel")
+
+
+def bench() -> ModuleType:
+    """``bench/bots.py``, which is a script, not part of the package."""
+    path = Path(__file__).parents[2] / "bench" / "bots.py"
+    spec = importlib.util.spec_from_file_location("bench_bots", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_card_and_bid_maps_both_ways_and_reads_alike() -> None:
+    b = bench()
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 10})
+    state = game.new_initial_state()
+    state.apply_action(10)
+    state.apply_action(0)
+    for card in range(52):
+        action = b.openspiel_card(card)
+        assert b.our_card(action) == card
+        text = state.action_to_string(action)  # OpenSpiel writes suit then rank: "H7"
+        assert card_text(card) == text[1] + text[0]
+    for n in range(11):
+        assert b.to_ours(b.to_openspiel(BID_BASE + n)) == BID_BASE + n
+
+
+def test_the_mirrored_deal_plays_out_to_the_same_scores() -> None:
+    b = bench()
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 10})
+    rng = random.Random(0)
+    for seed in range(3):
+        state = game.new_initial_state()
+        outcomes = b.chance_outcomes(seed)
+        for action in outcomes:
+            state.apply_action(action)
+        deal = b.mirror_deal(outcomes)
+        while not state.is_terminal():
+            player = state.current_player()
+            legal = sorted(b.to_ours(a) for a in state.legal_actions())
+            assert legal == sorted(seat_view(deal, player).legal_actions)
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            deal.apply(b.to_ours(action), player)
+        assert deal.points == [int(r) for r in state.returns()]
