@@ -43,7 +43,7 @@ from typing import Any, Final
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots import make_bot
 from ohhell.bots.base import Bot, Budget, Decision
-from ohhell.bots.hard import DEFAULT_BUDGET, HardBot
+from ohhell.bots.hard import DEFAULT_BUDGET, NOISE, HardBot
 from ohhell.bots.table import play_deal, play_game
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
@@ -108,13 +108,27 @@ def opponent_bot(kind: str, game: Any, seed: int) -> Any:
 
 
 @dataclass(frozen=True)
+class HardSettings:
+    """How the Hard player runs in a benchmark: its time or world budget (default: its own) and play-out noise."""
+
+    seconds: float | None = None
+    worlds: int | None = None
+    noise: float = NOISE
+
+    def bot(self) -> HardBot:
+        """A Hard player with these settings."""
+        budget = Budget(self.seconds, self.worlds) if self.seconds or self.worlds else DEFAULT_BUDGET
+        return HardBot(budget, noise=self.noise)
+
+
+@dataclass(frozen=True)
 class Seating:
-    """One game of the strength test: deal seed, our seat, the opponents and our budget."""
+    """One game of the strength test: deal seed, our seat, the opponents and our player's settings."""
 
     deal_seed: int
     our_seat: int
     opponent: str
-    seconds: float | None
+    hard: HardSettings
 
 
 def play_openspiel(seating: Seating) -> dict[str, Any]:
@@ -129,7 +143,7 @@ def play_openspiel(seating: Seating) -> dict[str, Any]:
     deal = mirror_deal(outcomes)
     base = seating.deal_seed * 16 + seating.our_seat * 4
     bots = {p: opponent_bot(seating.opponent, game, base + p) for p in range(PLAYERS) if p != seating.our_seat}
-    ours = HardBot(Budget(seconds=seating.seconds) if seating.seconds else DEFAULT_BUDGET)
+    ours = seating.hard.bot()
     rng = random.Random(base)
     times = []
     while not state.is_terminal():
@@ -163,11 +177,11 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
-def strength(deals: range, opponents: Iterable[str], seconds: float | None, workers: int) -> dict[str, Any]:
+def strength(deals: range, opponents: Iterable[str], hard: HardSettings, workers: int) -> dict[str, Any]:
     """Our Hard player against each opponent kind, every deal played with our player in each seat."""
     results: dict[str, Any] = {}
     for opponent in opponents:
-        seatings = [Seating(d, seat, opponent, seconds) for d in deals for seat in range(PLAYERS)]
+        seatings = [Seating(d, seat, opponent, hard) for d in deals for seat in range(PLAYERS)]
         started = time.perf_counter()
         games = _map(play_openspiel, seatings, workers)
         by_deal: dict[int, list[float]] = {}
@@ -229,22 +243,19 @@ def _strength_header() -> None:
 
 @dataclass(frozen=True)
 class LadderGame:
-    """One ladder game: preset, game number, rotation of the levels over the seats, Hard's budget."""
+    """One ladder game: preset, game number, rotation of the levels over the seats, Hard's settings."""
 
     preset: str
     number: int
     rotation: int
-    seconds: float | None
+    hard: HardSettings
 
 
 def play_ladder(task: LadderGame) -> dict[str, Any]:
     """One full game of the four levels; returns each level's total, deals and whether it won (ties share)."""
     rules = Rules.preset(task.preset, players=PLAYERS)
     levels = [LADDER[(seat + task.rotation) % PLAYERS] for seat in range(PLAYERS)]
-    bots: list[Bot] = [
-        HardBot(Budget(seconds=task.seconds)) if level == "hard" and task.seconds else make_bot(level)
-        for level in levels
-    ]
+    bots: list[Bot] = [task.hard.bot() if level == "hard" else make_bot(level) for level in levels]
     game = Game(rules, number=task.number)
     play_game(game, bots, random.Random(task.number * 4 + task.rotation))
     winners = game.winners or []
@@ -257,12 +268,12 @@ def play_ladder(task: LadderGame) -> dict[str, Any]:
     }
 
 
-def ladder(games: int, seconds: float | None, workers: int, presets: Sequence[str]) -> dict[str, Any]:
-    """The four levels against each other in whole games, rotated over the seats."""
-    tasks = [LadderGame(p, 1000 + g, r, seconds) for p in presets for g in range(games) for r in range(PLAYERS)]
+def ladder(games: range, hard: HardSettings, workers: int, presets: Sequence[str]) -> dict[str, Any]:
+    """The four levels against each other in whole games (game numbers ``games``), rotated over the seats."""
+    tasks = [LadderGame(p, g, r, hard) for p in presets for g in games for r in range(PLAYERS)]
     played = _map(play_ladder, tasks, workers)
     results: dict[str, Any] = {}
-    print(f"\nLadder in our engine: one of each level at a table of {PLAYERS}, {games} games x {PLAYERS} seatings each")
+    print(f"\nLadder in our engine: one of each level at a table of {PLAYERS}, {len(games)} games x {PLAYERS} seatings")
     print(f"{'preset':<13}{'level':<8}{'pts/deal':>9}{'win rate':>10}{'margin over next':>22}")
     for preset in presets:
         mine = [g for g in played if g["preset"] == preset]
@@ -280,6 +291,7 @@ def ladder(games: int, seconds: float | None, workers: int, presets: Sequence[st
                     by_number.setdefault(g["number"], []).append((g["totals"][level] - g["totals"][nxt]) / deals)
                 margin, se = mean_se([statistics.mean(v) for v in by_number.values()])
                 row.update({"margin_over_next": margin, "margin_se": se, "z": margin / se if se else math.inf})
+                row["margin_by_number"] = {str(n): statistics.mean(v) for n, v in sorted(by_number.items())}
                 text = f"{margin:+.2f} ± {se:.2f} (z {margin / se if se else math.inf:.1f})"
             entry["levels"][level] = row
             print(f"{preset:<13}{level:<8}{per_deal:>9.2f}{wins:>10.1%}   {text}")
@@ -303,7 +315,7 @@ class Timed:
         return decision
 
 
-def timing(deals: int, levels: Sequence[str], seconds: float | None) -> dict[str, Any]:
+def timing(deals: int, levels: Sequence[str], hard: HardSettings) -> dict[str, Any]:
     """Decision times of each level in one seat of 4-player 10-card deals, on this core."""
     rules = Rules.preset("full", players=PLAYERS, schedule=(TRICKS,))
     normal = make_bot("normal")
@@ -311,7 +323,7 @@ def timing(deals: int, levels: Sequence[str], seconds: float | None) -> dict[str
     print(f"\nDecision times, {PLAYERS} players, {TRICKS}-card deals, {deals} deals per level (one process)")
     print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p95 ms':>9}{'max ms':>9}")
     for level in levels:
-        timed = Timed(HardBot(Budget(seconds=seconds)) if level == "hard" and seconds else make_bot(level))
+        timed = Timed(hard.bot() if level == "hard" else make_bot(level))
         for d in range(deals):
             deal = deal_from_pack(rules, shuffled_pack(d, PLAYERS, False, 0), d % PLAYERS, 0)
             bots: list[Bot] = [normal] * PLAYERS
@@ -338,11 +350,14 @@ def main() -> None:
     parser.add_argument("--first-deal", type=int, default=0, help="strength: the first deal's seed (to split runs)")
     parser.add_argument("--opponents", default=",".join(OPPONENTS), help=f"strength: any of {', '.join(OPPONENTS)}")
     parser.add_argument("--games", type=int, default=20, help="ladder: game numbers per preset (each played 4 times)")
+    parser.add_argument("--first-game", type=int, default=1000, help="ladder: the first game number")
     parser.add_argument("--presets", default=",".join(LADDER_PRESETS), help="ladder: presets")
     parser.add_argument("--timing-deals", type=int, default=30, help="timing: deals per level")
     parser.add_argument(
         "--hard-seconds", type=float, help=f"Hard's time per decision (default {DEFAULT_BUDGET.seconds})"
     )
+    parser.add_argument("--hard-worlds", type=int, help="Hard's worlds per decision instead (load-independent)")
+    parser.add_argument("--hard-noise", type=float, default=NOISE, help="Hard's play-out noise (design experiments)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 deals, 1 ladder game, 3 timing deals")
     parser.add_argument("--json", default="bench/results/bots.json", help="where to write the figures")
@@ -350,18 +365,20 @@ def main() -> None:
     if args.quick:
         args.deals, args.games, args.timing_deals = 4, 1, 3
     parts = set(args.parts.split(","))
+    hard = HardSettings(args.hard_seconds, args.hard_worlds, args.hard_noise)
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
-        "hard_seconds": args.hard_seconds or DEFAULT_BUDGET.seconds,
+        "hard": {"seconds": args.hard_seconds, "worlds": args.hard_worlds, "noise": args.hard_noise},
     }
     if "strength" in parts:
         _strength_header()
         deals = range(args.first_deal, args.first_deal + args.deals)
-        report["strength"] = strength(deals, args.opponents.split(","), args.hard_seconds, args.workers)
+        report["strength"] = strength(deals, args.opponents.split(","), hard, args.workers)
     if "ladder" in parts:
-        report["ladder"] = ladder(args.games, args.hard_seconds, args.workers, args.presets.split(","))
+        games = range(args.first_game, args.first_game + args.games)
+        report["ladder"] = ladder(games, hard, args.workers, args.presets.split(","))
     if "timing" in parts:
-        report["timing"] = timing(args.timing_deals, ("easy", "normal", "hard"), args.hard_seconds)
+        report["timing"] = timing(args.timing_deals, ("easy", "normal", "hard"), hard)
     path = Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2) + "\n")
