@@ -15,6 +15,7 @@ COMPILED = [
     "src/ohhell/deal.py",
     "src/ohhell/dealnumbers.py",
     "src/ohhell/scoring.py",
+    "src/ohhell/bots/endgame.py",
 ]
 
 

@@ -44,6 +44,7 @@ from ohhell.actions import BID_BASE, Action
 from ohhell.bots import make_bot
 from ohhell.bots.base import Bot, Budget, Decision
 from ohhell.bots.hard import DEFAULT_BUDGET, NOISE, HardBot
+from ohhell.bots.playout import EXACT_TRICKS
 from ohhell.bots.table import play_deal, play_game
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
@@ -114,11 +115,12 @@ class HardSettings:
     seconds: float | None = None
     worlds: int | None = None
     noise: float = NOISE
+    exact_tricks: int = EXACT_TRICKS
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
         budget = Budget(self.seconds, self.worlds) if self.seconds or self.worlds else DEFAULT_BUDGET
-        return HardBot(budget, noise=self.noise)
+        return HardBot(budget, noise=self.noise, exact_tricks=self.exact_tricks)
 
 
 @dataclass(frozen=True)
@@ -358,6 +360,9 @@ def main() -> None:
     )
     parser.add_argument("--hard-worlds", type=int, help="Hard's worlds per decision instead (load-independent)")
     parser.add_argument("--hard-noise", type=float, default=NOISE, help="Hard's play-out noise (design experiments)")
+    parser.add_argument(
+        "--hard-exact", type=int, default=EXACT_TRICKS, help="tricks Hard's play-outs solve exactly (experiments)"
+    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 deals, 1 ladder game, 3 timing deals")
     parser.add_argument("--json", default="bench/results/bots.json", help="where to write the figures")
@@ -365,7 +370,7 @@ def main() -> None:
     if args.quick:
         args.deals, args.games, args.timing_deals = 4, 1, 3
     parts = set(args.parts.split(","))
-    hard = HardSettings(args.hard_seconds, args.hard_worlds, args.hard_noise)
+    hard = HardSettings(args.hard_seconds, args.hard_worlds, args.hard_noise, args.hard_exact)
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
         "hard": {"seconds": args.hard_seconds, "worlds": args.hard_worlds, "noise": args.hard_noise},

@@ -25,7 +25,7 @@ from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, playable
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
-from ohhell.bots.playout import Playout
+from ohhell.bots.playout import EXACT_TRICKS, Playout
 from ohhell.bots.sampling import BidEvidence, sample_world
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
 from ohhell.deal import Deal
@@ -64,10 +64,17 @@ class HardBot:
 
     level = "hard"
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, bid_evidence: bool = True, noise: float = NOISE) -> None:
+    def __init__(
+        self,
+        budget: Budget = DEFAULT_BUDGET,
+        bid_evidence: bool = True,
+        noise: float = NOISE,
+        exact_tricks: int = EXACT_TRICKS,
+    ) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
         self.noise = noise
+        self.exact_tricks = exact_tricks
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
         """The Hard decision for ``view.seat``; ``budget`` overrides the player's own."""
@@ -180,7 +187,7 @@ class HardBot:
         worlds = 0
         while True:
             world = sample_world(view, known, rng, evidence)
-            playout = Playout(view.seat, self.noise, random.Random())
+            playout = Playout(view.seat, self.noise, random.Random(), exact_tricks=self.exact_tricks)
             world_seed = rng.getrandbits(64)
             for candidate in candidates:
                 deal = world.copy()

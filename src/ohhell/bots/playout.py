@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ohhell.actions import BID_BASE, Action
+from ohhell.bots.endgame import best_play, solvable
 from ohhell.bots.knowledge import at_bidding
 from ohhell.bots.normal import bid_chances, bid_values, with_bids
 from ohhell.bots.tactics import rule_card, trick_status, wants_tricks
@@ -24,7 +25,11 @@ from ohhell.deal import BIDDING, Deal
 from ohhell.scoring import deal_points
 
 ENDGAME_TRICKS: Final = 2
-"""From this many tricks left, a play-out is solved exactly instead of played by the rule of thumb."""
+"""From this many tricks left, a play-out with Magicians or Jesters in play is solved exactly."""
+EXACT_TRICKS: Final = 2
+"""From this many tricks left (the one in progress included), a play-out of plain cards is solved exactly
+by the compiled search of :mod:`ohhell.bots.endgame`. Solving four tricks (under a millisecond) made the
+search over-confident and no stronger against ISMCTS (``docs/bots-results.md``)."""
 
 
 @dataclass
@@ -44,6 +49,7 @@ class Playout:
     noise: float
     rng: random.Random
     bid_chances: dict[int, dict[Card, float]] = field(default_factory=dict)
+    exact_tricks: int = EXACT_TRICKS
 
     def finish(self, deal: Deal) -> None:
         """Play ``deal`` to its end."""
@@ -52,7 +58,11 @@ class Playout:
             if deal.phase == BIDDING:
                 deal.apply(self._normal_bid(deal, to_act), to_act)
                 continue
-            if deal.size - len(deal.tricks) <= ENDGAME_TRICKS and not deal.trick:
+            left = deal.size - len(deal.tricks)
+            if left <= self.exact_tricks and solvable(deal):
+                deal.apply(best_play(deal), to_act)
+                continue
+            if left <= ENDGAME_TRICKS and not deal.trick:
                 _play_exactly(deal)
                 return
             legal = plays(deal)
