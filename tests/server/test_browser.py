@@ -95,6 +95,25 @@ def test_show_all_hands_after_the_hand(table: TablePage) -> None:
     expect(dialog).to_be_visible()
 
 
+def test_giving_up_asks_first_then_ends_the_game(table: TablePage) -> None:
+    table.new_game("short")
+    table.step()
+    page = table.page
+    page.click("#resign-button")
+    expect(page.locator("#resign-dialog")).to_be_visible()
+    page.click("#resign-dialog button:has-text('Keep playing')")
+    expect(page.locator("#resign-dialog")).to_be_hidden()
+    assert table.wait_ready() in ("bid", "play")
+    page.click("#resign-button")
+    page.click("#resign-confirm")
+    expect(page.locator(".hand-over .panel-title")).to_have_text("Game over")
+    expect(page.locator("#result")).to_contain_text("You gave up.")
+    expect(page.locator("#resign-button")).to_be_disabled()
+    page.reload()
+    expect(page.locator("#result")).to_contain_text("You gave up.")
+    expect(page.locator(".hand-over a.button.primary")).to_have_text("New game")
+
+
 def test_the_last_trick_can_be_looked_at_again(table: TablePage) -> None:
     table.new_game("short")
     while table.page.locator("#last-trick-button").is_disabled():

@@ -14,7 +14,9 @@ from ohhell.server.newgame import NewGameRequest, ScheduleName, preset_defaults
 def test_each_message_type_parses() -> None:
     assert parse_message('{"type": "play", "card": "QH", "seq": 3}') == PlayMessage(type="play", card="QH", seq=3)
     assert parse_message(b'{"type": "next", "deal": 2}') == NextHandMessage(type="next", deal=2)
-    for text in ('{"type": "hint"}', '{"type": "sync"}', '{"type": "show_hands", "deal": 0}'):
+    texts = ['{"type": "hint"}', '{"type": "sync"}', '{"type": "show_hands", "deal": 0}']
+    texts.append('{"type": "resign", "seq": 4}')
+    for text in texts:
         assert parse_message(text).type in text
 
 
@@ -30,6 +32,8 @@ def test_each_message_type_parses() -> None:
         '{"type": "trump", "suit": "X", "seq": 0}',
         '{"type": "play", "card": "QUEEN", "seq": 0}',
         '{"type": "hint", "please": true}',
+        '{"type": "resign"}',
+        '{"type": "resign", "seq": "3"}',
     ],
 )
 def test_a_malformed_message_is_refused_with_a_sentence(text: str) -> None:

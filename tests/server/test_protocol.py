@@ -77,6 +77,8 @@ def bad_messages(seq: int, size: int) -> list[tuple[str | bytes, str]]:
         (f'{{"type": "trump", "suit": "H", "seq": {seq}}}', "unexpected-action"),
         (f'{{"type": "change", "bid": 1, "seq": {seq}}}', "bid-change-not-allowed"),
         ('{"type": "next", "deal": 1}', "unexpected-action"),
+        ('{"type": "resign"}', "bad-message"),
+        (f'{{"type": "resign", "seq": {seq}, "seat": 2}}', "bad-message"),
         ('{"type": "show_hands", "deal": 0}', "not-allowed"),
         ('{"type": "bid", "bid": 1, "seq": 0, "pad": "' + "x" * 4000 + '"}', "bad-message"),
         (b"\x00\x01binary", "bad-message"),

@@ -64,6 +64,15 @@ async def my_move(table: Table, connection: Recorder) -> None:
     await settle(table)
 
 
+async def seated(tables: Tables, first_dealer: int = 0) -> tuple[Table, Recorder]:
+    """A new `short` game (deal number 7) with you in seat 0, once the computer players have acted."""
+    table = await tables.start(Rules.preset("short", first_dealer=first_dealer), 7, SEATS, "me")
+    you = Recorder()
+    await table.join(you)
+    await settle(table)
+    return table, you
+
+
 def run(tmp_path: Path, scenario: Callable[[Tables], Awaitable[None]]) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     database.upgrade(url)
@@ -159,10 +168,7 @@ def test_the_computer_players_think_off_the_event_loop(tmp_path: Path, monkeypat
 
 def test_a_move_the_database_does_not_take_is_not_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario(tables: Tables) -> None:
-        table = await tables.start(Rules.preset("short", first_dealer=0), 7, SEATS, "me")
-        you = Recorder()
-        await table.join(you)
-        await settle(table)
+        table, you = await seated(tables)
         before = table.state_for(0)
 
         async def broken(*args: Any) -> None:
@@ -188,5 +194,55 @@ def test_a_second_connection_of_the_same_seat_sees_the_same_table(tmp_path: Path
         assert first.state == second.state
         assert table.seat_of("me") == 0
         assert table.seat_of("someone else") is None
+
+    run(tmp_path, scenario)
+
+
+def test_giving_up_ends_the_game_for_good(tmp_path: Path) -> None:
+    async def scenario(tables: Tables) -> None:
+        table, you = await seated(tables)
+        for _ in range(3):
+            await my_move(table, you)
+        actions = len(table.game.deal.actions)
+        await table.receive(you, f'{{"type": "resign", "seq": {you.state["seq"]}}}')
+        state = you.state
+        assert state["game"]["over"]
+        assert state["game"]["resigned"] == 0
+        assert 0 not in state["game"]["winners"]
+        assert state["game"]["result"].startswith("You gave up. ")
+        await settle(table)
+        assert len(table.game.deal.actions) == actions  # the computer players stop too
+        await table.receive(you, f'{{"type": "resign", "seq": {you.state["seq"]}}}')
+        assert you.messages[-1]["code"] == "unexpected-action"
+        await table.receive(you, f'{{"type": "bid", "bid": 0, "seq": {you.state["seq"]}}}')
+        assert you.messages[-1]["type"] == "error"
+        restarted = await Tables(tables.store, tables.thinkers).get(table.id)
+        assert restarted.game.resigned == 0
+        assert restarted.state_for(0) == table.state_for(0)
+        stored = (await tables.store.games_of("me"))[0]
+        assert stored.finished and stored.resigned == 0 and stored.winners == table.game.winners
+
+    run(tmp_path, scenario)
+
+
+def test_giving_up_on_a_stale_picture_or_unsaved_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario(tables: Tables) -> None:
+        table, you = await seated(tables)
+        before = table.state_for(0)
+        await table.receive(you, f'{{"type": "resign", "seq": {you.state["seq"] - 1}}}')
+        assert [m["type"] for m in you.messages[-2:]] == ["error", "state"]
+        assert you.messages[-2]["code"] == "stale"
+
+        async def broken(*args: Any) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(table.store, "resign", broken)
+        await table.receive(you, f'{{"type": "resign", "seq": {you.state["seq"]}}}')
+        assert you.messages[-1]["code"] == "not-saved"
+        assert table.game.resigned is None
+        assert table.state_for(0) == before
+        assert (await Tables(tables.store, tables.thinkers).get(table.id)).game.resigned is None
 
     run(tmp_path, scenario)

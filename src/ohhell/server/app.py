@@ -51,7 +51,7 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
     rules = Rules.from_json(stored.rules)
     names = [str(seat["name"]) for seat in stored.seats]
     if stored.finished and stored.winners is not None and stored.totals is not None:
-        status = wording.result_text(stored.winners, stored.totals, -1, names)
+        status = wording.result_text(stored.winners, stored.totals, -1, names, stored.resigned)
     else:
         status = f"Hand {stored.shown_deal + 1} of {rules.deals}"
     return {

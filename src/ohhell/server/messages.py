@@ -56,6 +56,13 @@ class TrumpMessage(_Message):
     seq: int
 
 
+class ResignMessage(_Message):
+    """Give up the game: it ends now, and counts as a loss for the seat that gave up."""
+
+    type: Literal["resign"]
+    seq: int
+
+
 class NextHandMessage(_Message):
     """Move on from a finished hand to deal ``deal`` (0-based)."""
 
@@ -87,6 +94,7 @@ ClientMessage = Annotated[
     | ChangeMessage
     | PlayMessage
     | TrumpMessage
+    | ResignMessage
     | NextHandMessage
     | HintMessage
     | ShowHandsMessage

@@ -4,7 +4,7 @@ A game row holds what the engine needs to deal the same cards again (the deal nu
 ``Rules.to_json()``, the first dealer) and who sits where; the ``actions`` rows, in ``seq`` order,
 replayed onto ``Game(rules, number=…)`` rebuild any moment of the game exactly. The other columns of
 ``games`` (``finished``, ``totals``, ``winners``, ``action_count``) are kept for listing games without
-replaying them.
+replaying them; ``resigned`` (the seat that gave up, if one did) is part of the game itself.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ class GameRow(Base):
     winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     replay_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The game whose deal number and rules this one replays, if any."""
+    resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat that gave up, which ended the game (it is not an action of a deal, so it is kept here)."""
 
 
 class ActionRow(Base):

@@ -12,7 +12,6 @@ search does not hold the interpreter lock the server needs, or in threads of the
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import random
 import threading
@@ -27,8 +26,6 @@ from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
 from ohhell.bots.hints import explain
 from ohhell.bots.public import public_explanation
-from ohhell.cards import Card
-from ohhell.deal import Trick
 from ohhell.view import SeatView
 
 HINT_LEVEL: Final = "normal"
@@ -80,21 +77,8 @@ def hint(view: SeatView) -> Move:
     return Move(decision.action, explain(decision))
 
 
-PortableTricks = tuple[tuple[int, tuple[Card, ...], int], ...]
-
-
-def _portable(view: SeatView) -> tuple[SeatView, PortableTricks]:
-    """The view in a form that crosses to a worker process (compiled tricks do not pickle)."""
-    tricks = tuple((t.leader, t.cards, t.winner) for t in view.tricks)
-    return dataclasses.replace(view, tricks=()), tricks
-
-
-def _restored(view: SeatView, tricks: PortableTricks) -> SeatView:
-    return dataclasses.replace(view, tricks=tuple(Trick(leader, cards, winner) for leader, cards, winner in tricks))
-
-
-def _decide_portable(level: str, view: SeatView, tricks: PortableTricks, seed: str) -> Move:
-    return decide(level, _restored(view, tricks), random.Random(seed))
+def _decide_seeded(level: str, view: SeatView, seed: str) -> Move:
+    return decide(level, view, random.Random(seed))
 
 
 def _warm_up() -> None:
@@ -150,9 +134,8 @@ class Thinkers:
     async def decide(self, level: str, view: SeatView, seed: str) -> Move:
         """:func:`decide` off the event loop; ``seed`` seeds the player's random generator."""
         loop = asyncio.get_running_loop()
-        portable, tricks = _portable(view)
         pool = self._workers if self._workers is not None and level in SEARCHING_LEVELS else self._threads
-        return await loop.run_in_executor(pool, _decide_portable, level, portable, tricks, seed)
+        return await loop.run_in_executor(pool, _decide_seeded, level, view, seed)
 
     async def hint(self, view: SeatView) -> Move:
         """:func:`hint` off the event loop."""

@@ -80,7 +80,10 @@ def _game_part(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
         "players": [s.public() for s in facts.seats],
         "over": game.is_over,
         "winners": winners,
-        "result": None if winners is None else wording.result_text(winners, game.totals, seat, facts.names),
+        "result": (
+            None if winners is None else wording.result_text(winners, game.totals, seat, facts.names, game.resigned)
+        ),
+        "resigned": game.resigned,
         "waiting_for_next": shown_finished and not game.is_over,
         "next_deal": facts.shown_deal + 1 if shown_finished and not game.is_over else None,
     }

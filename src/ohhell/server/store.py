@@ -61,6 +61,7 @@ class StoredGame:
     totals: list[int] | None
     winners: list[int] | None
     replay_of: int | None
+    resigned: int | None = None
     actions: tuple[StoredAction, ...] = ()
 
 
@@ -89,6 +90,7 @@ def _stored(row: GameRow, actions: tuple[StoredAction, ...] = ()) -> StoredGame:
         totals=row.totals,
         winners=row.winners,
         replay_of=row.replay_of,
+        resigned=row.resigned,
         actions=actions,
     )
 
@@ -161,6 +163,21 @@ class Store:
                 .where(GameRow.id == game_id)
                 .values(
                     action_count=action.seq + 1,
+                    updated_at=utc_now(),
+                    finished=progress.finished,
+                    totals=progress.totals,
+                    winners=progress.winners,
+                )
+            )
+
+    async def resign(self, game_id: int, seat: int, progress: Progress) -> None:
+        """Record that ``seat`` gave up, which ends the game, with the final standings."""
+        async with self._writing() as session:
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(
+                    resigned=seat,
                     updated_at=utc_now(),
                     finished=progress.finished,
                     totals=progress.totals,

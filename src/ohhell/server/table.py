@@ -31,6 +31,7 @@ from ohhell.server.messages import (
     MoveMessage,
     NextHandMessage,
     PlayMessage,
+    ResignMessage,
     ShowHandsMessage,
     SyncMessage,
     parse_message,
@@ -70,6 +71,11 @@ def rebuild(stored: StoredGame) -> Game:
             game.apply(parse_action(row.action), row.seat)
         except OhHellError as exc:
             raise CorruptLogError(f"game {stored.id}: action {row.seq} ({row.action!r}) is refused: {exc}") from exc
+    if stored.resigned is not None:
+        try:
+            game.resign(stored.resigned)
+        except (OhHellError, ValueError) as exc:
+            raise CorruptLogError(f"game {stored.id}: seat {stored.resigned} cannot have given up: {exc}") from exc
     return game
 
 
@@ -160,6 +166,8 @@ class Table:
                 await self._show_hands(connection, message.deal)
             elif isinstance(message, NextHandMessage):
                 await self._next_hand(connection, message.deal)
+            elif isinstance(message, ResignMessage):
+                await self._resign(connection, message.seq)
             else:
                 await self._move(connection, message)
         except Exception:
@@ -241,6 +249,31 @@ class Table:
         await self._broadcast(
             lambda viewer: snapshot.action_message(game, self.facts, viewer, seq, seat, action, trick)
         )
+
+    async def _resign(self, connection: Connection, seq: int) -> None:
+        """The connection's seat gives up: the game ends, stored before anyone is told."""
+        async with self._lock:
+            game = self.game
+            if game.is_over:
+                await self._refuse(connection, "unexpected-action", "The game is already over.")
+                return
+            if seq != self.seq:
+                await self._refuse(
+                    connection, "stale", "The table has moved on since that was sent; it is shown as it is now."
+                )
+                await self._send(connection, self.state_for(connection.seat))
+                return
+            game.resign(connection.seat)
+            try:
+                await self.store.resign(
+                    self.id, connection.seat, Progress(finished=True, totals=list(game.totals), winners=game.winners)
+                )
+            except Exception:
+                game.resigned = None
+                log.exception("table %s: giving up was not saved", self.id)
+                await self._refuse(connection, "not-saved", "Giving up could not be saved, so the game goes on.")
+                return
+            await self._broadcast(self.state_for)
 
     async def _next_hand(self, connection: Connection, deal_index: int) -> None:
         async with self._lock:

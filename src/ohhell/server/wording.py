@@ -183,8 +183,16 @@ def error_message(error: OhHellError, view: SeatView, led_suit: Suit | None, nam
     return str(error)
 
 
-def result_text(winners: Sequence[int], totals: Sequence[int], you: int, names: Sequence[str]) -> str:
-    """``You win with 123 points.`` or ``Shared win: Alice and You, 120 points each.``"""
+def result_text(
+    winners: Sequence[int], totals: Sequence[int], you: int, names: Sequence[str], resigned: int | None = None
+) -> str:
+    """``You win with 123 points.`` or ``Shared win: Alice and You, 120 points each.``
+
+    After a seat gave up: ``You gave up. Bob wins with 40 points.``
+    """
+    if resigned is not None:
+        name = who(resigned, you, names)
+        return f"{name} gave up. {result_text(winners, totals, you, names)}"
     best = totals[winners[0]]
     points = plural(best, "point")
     if len(winners) == 1:

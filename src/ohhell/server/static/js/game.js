@@ -368,10 +368,12 @@ function handOverPanel(panel, game, deal) {
   table.append(head, body);
   panel.append(table);
   const actions = el("div", "panel-actions");
-  const show = el("button", "button", "Show All Hands");
-  show.type = "button";
-  show.addEventListener("click", () => send({ type: "show_hands", deal: deal.index }));
-  actions.append(show);
+  if (deal.finished) {
+    const show = el("button", "button", "Show All Hands");
+    show.type = "button";
+    show.addEventListener("click", () => send({ type: "show_hands", deal: deal.index }));
+    actions.append(show);
+  }
   let primary;
   if (game.over) {
     const again = el("button", "button", "Replay this deal");
@@ -491,6 +493,7 @@ function renderTools(game, deal) {
   $("hint-button").disabled = !(live && deal.my_turn);
   $("last-trick-button").disabled = !deal.last_trick;
   $("hands-button").disabled = !deal.finished;
+  $("resign-button").disabled = game.over;
 }
 
 // ------------------------------------------------------------------ messages to the person
@@ -600,5 +603,11 @@ $("why-button").addEventListener("click", showWhy);
 $("last-trick-button").addEventListener("click", showLastTrick);
 $("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
 $("replay-button").addEventListener("click", replayDeal);
+$("resign-button").addEventListener("click", () => state && !state.game.over && $("resign-dialog").showModal());
+$("resign-dialog").addEventListener("close", () => {
+  if ($("resign-dialog").returnValue === "resign" && state && !state.game.over) {
+    send({ type: "resign", seq: state.seq });
+  }
+});
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
