@@ -246,3 +246,26 @@ def test_giving_up_on_a_stale_picture_or_unsaved_changes_nothing(
         assert (await Tables(tables.store, tables.thinkers).get(table.id)).game.resigned is None
 
     run(tmp_path, scenario)
+
+
+def test_under_until_next_rules_the_computers_leave_time_to_change_a_bid(tmp_path: Path) -> None:
+    async def scenario(tables: Tables) -> None:
+        quick = Tables(tables.store, tables.thinkers, change_window=0.4)
+        rules = Rules.preset("short", first_dealer=3, bid_changes="until-next")
+        table = await quick.start(rules, 7, SEATS, "me")
+        you = Recorder()
+        await table.join(you)
+        await settle(table)
+        assert table.game.to_act == 0  # you bid first: the dealer is on your right
+        await table.receive(you, f'{{"type": "bid", "bid": 1, "seq": {you.state["seq"]}}}')
+        await asyncio.sleep(0.1)
+        assert table.game.deal.bids[1] == -1  # Alice waits while you may change
+        assert you.state["deal"]["changes"]
+        await table.receive(you, f'{{"type": "change", "bid": 2, "seq": {you.state["seq"]}}}')
+        assert table.game.deal.bids[0] == 2
+        await settle(table)
+        assert table.game.deal.bids[1] >= 0  # then the computer players go on
+        assert not table.game.deal.can_change_bid(0)
+        await quick.close()
+
+    run(tmp_path, scenario)

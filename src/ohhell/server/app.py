@@ -28,7 +28,7 @@ from ohhell.server.config import ServerConfig
 from ohhell.server.players import Thinkers
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
-from ohhell.server.table import Table, Tables
+from ohhell.server.table import CHANGE_WINDOW, Table, Tables
 
 HERE: Final = Path(__file__).parent
 SEND_TIMEOUT: Final = 10.0
@@ -77,7 +77,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         store = Store(config.database_url)
         thinkers = Thinkers(config.computer_processes)
         warming = asyncio.create_task(thinkers.start())
-        holder["tables"] = Tables(store, thinkers)
+        holder["tables"] = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale)
         try:
             yield
         finally:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ohhell.actions import Action, action_text, bid, change, choose_trump, parse_action, play
 from ohhell.cards import SUIT_LETTERS, parse_card
@@ -40,6 +41,9 @@ from ohhell.server.seats import Seat
 from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction, StoredGame
 
 log = logging.getLogger(__name__)
+
+CHANGE_WINDOW: Final = 3.0
+"""Seconds the computer players wait, under ``until-next`` rules, while a person may still change a bid just made."""
 
 
 class Connection(Protocol):
@@ -93,8 +97,12 @@ def move_action(message: MoveMessage) -> Action:
 class Table:
     """A game being played. Use :meth:`Tables.get`; one per game in a server process."""
 
-    def __init__(self, stored: StoredGame, store: Store, thinkers: players.Thinkers) -> None:
+    def __init__(
+        self, stored: StoredGame, store: Store, thinkers: players.Thinkers, change_window: float = CHANGE_WINDOW
+    ) -> None:
         self.id = stored.id
+        self.change_window = change_window
+        self._person_moved_at = -float("inf")
         self.store = store
         self.thinkers = thinkers
         self.game = rebuild(stored)
@@ -206,6 +214,7 @@ class Table:
                 return
             try:
                 await self._apply(connection.seat, move_action(message))
+                self._person_moved_at = time.monotonic()
             except RecordError as exc:
                 await self._refuse(connection, "bad-message", f"not a valid move: {exc}")
                 return
@@ -313,6 +322,18 @@ class Table:
         seat = self.game.to_act
         return None if self.seats[seat].is_human else seat
 
+    def _change_wait(self) -> float:
+        """How long the computer players still hold back so that a person can change the bid just made.
+
+        Under ``until-next`` rules a bid may change only until the next player bids (the dealer's, until the
+        first card), and a computer player would act at once and close that window: it waits
+        :attr:`change_window` seconds from the person's last move while that person may still change.
+        """
+        deal = self.game.deal
+        if not any(seat.is_human and deal.can_change_bid(index) for index, seat in enumerate(self.seats)):
+            return 0.0
+        return max(0.0, self._person_moved_at + self.change_window - time.monotonic())
+
     def wake_computer_players(self) -> None:
         """Let the computer players act until a person is to act (or the hand waits for Next hand)."""
         if self._bots is None or self._bots.done():
@@ -324,9 +345,13 @@ class Table:
                 seat = self._computer_to_act()
                 if seat is None:
                     return
+                wait = self._change_wait()
                 seq = self.seq
                 view = self.game.view(seat)
                 level = self.seats[seat].level or "normal"
+            if wait:
+                await asyncio.sleep(wait)
+                continue
             move = await self.thinkers.decide(level, view, f"ohhell-table:{self.id}:{seq}")
             async with self._lock:
                 if self.seq != seq:
@@ -347,9 +372,10 @@ class Table:
 class Tables:
     """The live tables of one server process, loaded from the store on first use."""
 
-    def __init__(self, store: Store, thinkers: players.Thinkers) -> None:
+    def __init__(self, store: Store, thinkers: players.Thinkers, change_window: float = CHANGE_WINDOW) -> None:
         self.store = store
         self.thinkers = thinkers
+        self.change_window = change_window
         self._tables: dict[int, Table] = {}
         self._lock = asyncio.Lock()
 
@@ -358,7 +384,7 @@ class Tables:
         async with self._lock:
             table = self._tables.get(game_id)
             if table is None:
-                table = Table(await self.store.load(game_id), self.store, self.thinkers)
+                table = Table(await self.store.load(game_id), self.store, self.thinkers, self.change_window)
                 self._tables[game_id] = table
             return table
 
