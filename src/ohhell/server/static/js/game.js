@@ -134,10 +134,10 @@ function render(message, completedTrick = null) {
   $("bid-bar").textContent = deal.bar;
   $("status").textContent = game.over ? "Game over." : deal.status;
   $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next);
-  renderPlates(game, deal);
   renderTurnUp(deal);
   renderTrick(game, deal, completedTrick);
   renderCenter(game, deal, completedTrick !== null);
+  renderPlates(game, deal); // after the panel: on a phone an open panel makes the table taller
   renderHand(game, deal);
   renderSheet(game, message.sheet);
   renderTools(game, deal);
@@ -250,6 +250,7 @@ function renderCenter(game, deal, trickOnShow) {
   let focusTarget = null;
   if (trickOnShow) {
     panel.hidden = true;
+    $("felt").classList.remove("panel-open");
     return;
   } else if (game.over || game.waiting_for_next) {
     focusTarget = handOverPanel(panel, game, deal);
@@ -261,9 +262,11 @@ function renderCenter(game, deal, trickOnShow) {
     changePanel(panel, deal);
   } else {
     panel.hidden = true;
+    $("felt").classList.remove("panel-open");
     return;
   }
   panel.hidden = false;
+  $("felt").classList.toggle("panel-open", !panel.classList.contains("change"));
   if (focusTarget && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
     focusTarget.focus({ preventScroll: true });
   }
