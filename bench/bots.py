@@ -339,10 +339,29 @@ def timing(deals: int, levels: Sequence[str], hard: HardSettings) -> dict[str, A
 
 
 def _map(function: Callable[[Any], dict[str, Any]], tasks: list[Any], workers: int) -> list[dict[str, Any]]:
+    """``function`` over ``tasks`` in ``workers`` processes, in order, with a progress line on stderr now and then."""
+    started = time.perf_counter()
+    step = max(1, len(tasks) // 20)
+    results: list[dict[str, Any]] = []
+
+    def progress() -> None:
+        done = len(results)
+        if done % step == 0 or done == len(tasks):
+            elapsed = time.perf_counter() - started
+            left = elapsed / done * (len(tasks) - done)
+            line = f"  {done}/{len(tasks)} games, {elapsed / 60:.1f} min, about {left / 60:.1f} min to go"
+            print(line, file=sys.stderr)
+
     if workers <= 1:
-        return [function(t) for t in tasks]
+        for task in tasks:
+            results.append(function(task))
+            progress()
+        return results
     with Pool(workers) as pool:
-        return pool.map(function, tasks, chunksize=1)
+        for result in pool.imap(function, tasks, chunksize=1):
+            results.append(result)
+            progress()
+    return results
 
 
 def main() -> None:
