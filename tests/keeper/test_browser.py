@@ -9,7 +9,7 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from ohhell.rules import Rules
 from ohhell.scoring import deal_points
@@ -118,3 +118,22 @@ def test_downloads_and_the_list_of_sheets(page: Page, keeper_server: RunningServ
         assert httpx.get(f"{sheet_url}/sheet.csv").status_code == 403
     page.goto(f"{keeper_server.url}/keeper")
     expect(page.locator(".sheet-list li").first).to_contain_text("Ann, Bob, Cy, Di")
+
+
+def test_two_phones_keep_one_sheet(page: Page, browser: Browser, keeper_server: RunningServer) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_sheet(page, keeper_server, 0)
+    page.click("#share-button")
+    expect(page.locator("#share-qr svg")).to_be_visible()
+    link = page.locator("#share-link").get_attribute("href")
+    assert link is not None and link.startswith("/keeper/join/")
+    page.click("#share-dialog button:has-text('Done')")
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a second phone: its own cookie
+    other.goto(f"{keeper_server.url}{link}")
+    other.wait_for_url(re.compile(r"/keeper/\d+$"))
+    expect(other.locator("#deal-line")).to_contain_text("Ann deals")
+    other.click("[data-trump='H']")
+    entered(other, 1)
+    entered(page, 1)  # the first phone sees it without being touched
+    expect(page.locator("#message")).to_contain_text("another phone")
+    other.context.close()

@@ -112,6 +112,30 @@ def test_a_sheet_belongs_to_the_browser_that_started_it(client: TestClient, data
     assert [s["id"] for s in client.get("/api/keeper/sheets").json()] == [sheet_id]
 
 
+def test_a_shared_sheet_is_kept_from_a_second_phone(client: TestClient, database: str) -> None:
+    sheet_id = create(client)
+    shared = client.post(f"/api/keeper/sheets/{sheet_id}/share").json()
+    assert shared["path"].startswith("/keeper/join/") and shared["url"].endswith(shared["path"])
+    assert shared["qr_svg"].startswith("<svg")
+    assert client.post(f"/api/keeper/sheets/{sheet_id}/share").json()["path"] == shared["path"]  # one link a sheet
+    with TestClient(create_app(ServerConfig(database))) as phone:
+        assert phone.get(f"/api/keeper/sheets/{sheet_id}").status_code == 403
+        assert phone.post(f"/api/keeper/sheets/{sheet_id}/share").status_code == 403
+        assert phone.get("/keeper/join/not-a-real-code").status_code == 404
+        assert phone.get("/keeper/join/x").status_code == 404
+        joined = phone.get(shared["path"], follow_redirects=False)
+        assert joined.status_code == 303 and joined.headers["location"] == f"/keeper/{sheet_id}"
+        assert phone.get(shared["path"], follow_redirects=False).status_code == 303  # again: no harm
+        assert phone.get(f"/keeper/{sheet_id}").status_code == 200
+        assert enter(phone, sheet_id, 0, type="trump", trump="H").status_code == 200
+        assert [s["id"] for s in phone.get("/api/keeper/sheets").json()] == [sheet_id]
+        assert enter(client, sheet_id, 1, type="bid", bid=1).status_code == 200
+        stale = enter(phone, sheet_id, 1, type="bid", bid=2)
+        assert stale.status_code == 409 and stale.json()["state"]["seq"] == 2
+    assert client.get(f"/api/keeper/sheets/{sheet_id}").json()["seq"] == 2
+    assert client.get(shared["path"], follow_redirects=False).status_code == 303  # the owner's own link
+
+
 def test_blank_sheets_for_a_preset_and_table_size(client: TestClient) -> None:
     pdf = client.get("/keeper/blank", params={"preset": "up-and-down", "players": 3, "paper": "letter"})
     assert pdf.content.startswith(b"%PDF")

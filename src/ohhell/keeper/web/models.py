@@ -3,6 +3,8 @@
 A sheet row holds what the sheet was started with (rules, names, first dealer, keeper) and who owns it; its
 ``score_sheet_events`` rows, in ``seq`` order, replay into the sheet exactly as its JSON export does. The other
 columns (``names``, ``totals``, ``winners``, ``finished``, ``event_count``) are kept for the list of sheets.
+A sheet is kept from the browser that started it and from every browser that joined it through its share link
+(``score_sheet_keepers``).
 The tables sit on the server's declarative base, in the same database as the games.
 """
 
@@ -38,6 +40,19 @@ class SheetRow(Base):
     names: Mapped[list[str]] = mapped_column(JSON)
     totals: Mapped[list[int]] = mapped_column(JSON)
     winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    share_code: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    """The secret in the sheet's share link (``/keeper/join/{code}``), made when the sheet is first shared."""
+
+
+class SheetKeeperRow(Base):
+    """Another browser (a second phone at the table) that joined a sheet through its share link."""
+
+    __tablename__ = "score_sheet_keepers"
+
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheets.id", ondelete="CASCADE"), primary_key=True)
+    player: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    """The player key of the browser that joined (see :mod:`ohhell.server.identity`)."""
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class SheetEventRow(Base):

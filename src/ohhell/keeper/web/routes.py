@@ -4,20 +4,24 @@ Pages: ``/keeper`` (your sheets, a new sheet, a blank sheet to print) and ``/kee
 API: ``/api/keeper/sheets`` (list, create), ``/api/keeper/sheets/{id}`` (the sheet), and
 ``/api/keeper/sheets/{id}/entries`` (one entry or correction). Downloads: ``/keeper/{id}/sheet.csv``,
 ``sheet.json``, ``sheet.pdf?paper=a4|letter``, the print view ``/keeper/{id}/print``, and
-``/keeper/blank?preset=…&players=…``. A sheet belongs to the browser that started it, as a game does.
+``/keeper/blank?preset=…&players=…``. A sheet belongs to the browser that started it, as a game does, and to
+every browser that opened its share link (``POST /api/keeper/sheets/{id}/share`` gives the link and its QR code;
+``/keeper/join/{code}`` joins), so that two phones at one table can keep the same sheet.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, Literal
 
 import jinja2
+import segno
 from fastapi import APIRouter, FastAPI, HTTPException, Request, Response
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
 import ohhell.server
@@ -36,6 +40,7 @@ from ohhell.server.config import ServerConfig
 HERE: Final = Path(__file__).parent
 STATIC_FILES: Final = frozenset({"keeper.css", "keeper.js", "keeper-home.js"})
 Paper = Literal["a4", "letter"]
+SHARE_CODE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
 
 
 def keeper_router(config: ServerConfig) -> APIRouter:
@@ -69,10 +74,13 @@ def keeper_router(config: ServerConfig) -> APIRouter:
     async def own_sheet(request: Request, sheet_id: int) -> ScoreSheet:
         try:
             summary, sheet = await store().load(sheet_id)
+            allowed = summary.owner == owner_of(request) or await store().may_keep(sheet_id, owner_of(request))
         except SheetNotFoundError:
             raise HTTPException(404, f"There is no score sheet {sheet_id}.") from None
-        if summary.owner != owner_of(request):
-            raise HTTPException(403, "This score sheet was started in another browser.")
+        if not allowed:
+            raise HTTPException(
+                403, "This score sheet was started in another browser: open its share link to keep it here too."
+            )
         return sheet
 
     # ----------------------------------------------------------------- pages
@@ -115,6 +123,16 @@ def keeper_router(config: ServerConfig) -> APIRouter:
         if name not in STATIC_FILES:
             raise HTTPException(404, "No such file.")
         return FileResponse(HERE / "static" / name)
+
+    @router.get("/keeper/join/{code}")
+    async def join(request: Request, code: str) -> RedirectResponse:
+        if not SHARE_CODE.fullmatch(code):
+            raise HTTPException(404, "This share link does not belong to any score sheet.")
+        try:
+            sheet_id = await store().join(code, owner_of(request))
+        except SheetNotFoundError:
+            raise HTTPException(404, "This share link does not belong to any score sheet.") from None
+        return RedirectResponse(f"/keeper/{sheet_id}", status_code=303)
 
     @router.get("/keeper/{sheet_id}", response_class=HTMLResponse)
     async def keeper_page(request: Request, sheet_id: int) -> HTMLResponse:
@@ -163,6 +181,14 @@ def keeper_router(config: ServerConfig) -> APIRouter:
     @router.get("/api/keeper/sheets/{sheet_id}")
     async def get_sheet(request: Request, sheet_id: int) -> dict[str, Any]:
         return sheet_state(sheet_id, await own_sheet(request, sheet_id))
+
+    @router.post("/api/keeper/sheets/{sheet_id}/share")
+    async def share(request: Request, sheet_id: int) -> dict[str, str]:
+        await own_sheet(request, sheet_id)
+        path = f"/keeper/join/{await store().share_code(sheet_id)}"
+        url = str(request.base_url).rstrip("/") + path
+        qr = segno.make(url, error="m").svg_inline(scale=4, dark="#173223", title="QR code of the share link")
+        return {"path": path, "url": url, "qr_svg": qr}
 
     @router.post("/api/keeper/sheets/{sheet_id}/entries")
     async def enter(request: Request, sheet_id: int, body: EntryRequest) -> JSONResponse:

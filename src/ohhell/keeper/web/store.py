@@ -7,17 +7,18 @@ Each accepted entry is written as it is made, in its own transaction with the sh
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from ohhell.keeper.events import event_from_json, event_to_json, wall_clock
 from ohhell.keeper.sheet import ScoreSheet
-from ohhell.keeper.web.models import SheetEventRow, SheetRow
+from ohhell.keeper.web.models import SheetEventRow, SheetKeeperRow, SheetRow
 from ohhell.rules import Rules
 from ohhell.server.database import create_server_engine
 from ohhell.server.models import utc_now
@@ -29,6 +30,10 @@ class SheetNotFoundError(LookupError):
 
 class SheetChangedError(RuntimeError):
     """Another entry took the position this one was written for."""
+
+
+SHARE_CODE_BYTES: Final = 12
+"""Random bytes in a share code (16 URL-safe characters): a link nobody can guess."""
 
 
 @dataclass(frozen=True)
@@ -146,10 +151,52 @@ class SheetStore:
         except IntegrityError:
             raise SheetChangedError("another entry was made on this sheet at the same moment") from None
 
-    async def sheets_of(self, owner: str, limit: int = 200) -> list[SheetSummary]:
-        """The sheets ``owner`` started, most recently changed first."""
+    async def sheets_of(self, player: str, limit: int = 200) -> list[SheetSummary]:
+        """The sheets ``player`` started or joined, most recently changed first."""
+        joined = select(SheetKeeperRow.sheet_id).where(SheetKeeperRow.player == player)
         async with self._sessions() as session:
             result = await session.execute(
-                select(SheetRow).where(SheetRow.owner == owner).order_by(SheetRow.updated_at.desc()).limit(limit)
+                select(SheetRow)
+                .where(or_(SheetRow.owner == player, SheetRow.id.in_(joined)))
+                .order_by(SheetRow.updated_at.desc())
+                .limit(limit)
             )
             return [_summary(row) for row in result.scalars()]
+
+    async def may_keep(self, sheet_id: int, player: str) -> bool:
+        """Whether ``player`` started sheet ``sheet_id`` or joined it through its share link."""
+        async with self._sessions() as session:
+            row = await session.get(SheetRow, sheet_id)
+            if row is None:
+                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
+            if row.owner == player:
+                return True
+            return await session.get(SheetKeeperRow, (sheet_id, player)) is not None
+
+    async def share_code(self, sheet_id: int) -> str:
+        """The sheet's share code, made the first time it is asked for."""
+        async with self._sessions.begin() as session:
+            row = await session.get(SheetRow, sheet_id)
+            if row is None:
+                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
+            if row.share_code is None:
+                row.share_code = secrets.token_urlsafe(SHARE_CODE_BYTES)
+            return row.share_code
+
+    async def join(self, code: str, player: str) -> int:
+        """Let ``player`` keep the sheet whose share code is ``code``; the sheet's id."""
+        try:
+            return await self._join(code, player)
+        except IntegrityError:  # the same browser joined twice at once: the first one did it
+            return await self._join(code, player)
+
+    async def _join(self, code: str, player: str) -> int:
+        async with self._sessions.begin() as session:
+            found = await session.execute(select(SheetRow.id, SheetRow.owner).where(SheetRow.share_code == code))
+            row = found.first()
+            if row is None:
+                raise SheetNotFoundError("no score sheet has that share link")
+            sheet_id, owner = row
+            if owner != player and await session.get(SheetKeeperRow, (sheet_id, player)) is None:
+                session.add(SheetKeeperRow(sheet_id=sheet_id, player=player))
+            return int(sheet_id)

@@ -293,4 +293,54 @@ function render() {
   players();
 }
 
+// ------------------------------------------------------------------ two phones, one sheet
+
+const shareDialog = document.getElementById("share-dialog");
+const POLL_MS = 4000;
+
+document.getElementById("share-button").addEventListener("click", async () => {
+  try {
+    const response = await fetch(`/api/keeper/sheets/${sheetId}/share`, { method: "POST" });
+    if (!response.ok) throw new Error(String(response.status));
+    const data = await response.json();
+    const qr = document.getElementById("share-qr");
+    qr.innerHTML = data.qr_svg; // an SVG the server drew from the link: no text from any user is in it
+    const link = document.getElementById("share-link");
+    link.href = data.path;
+    link.textContent = data.url;
+    shareDialog.showModal();
+  } catch {
+    say("The share link could not be made: the server could not be reached. Try again.");
+  }
+});
+
+document.getElementById("share-copy").addEventListener("click", async () => {
+  const link = document.getElementById("share-link");
+  try {
+    await navigator.clipboard.writeText(link.textContent);
+    document.getElementById("share-copy").textContent = "Copied";
+  } catch {
+    getSelection().selectAllChildren(link); // no clipboard (plain http): the link is selected to copy by hand
+  }
+});
+
+// Another phone may have entered something: look now and then, and show it (not while this phone is busy).
+async function refresh() {
+  if (document.visibilityState !== "visible" || busy || dialog.open) return;
+  try {
+    const response = await fetch(`/api/keeper/sheets/${sheetId}`);
+    if (!response.ok) return;
+    const fresh = await response.json();
+    if (fresh.seq !== state.seq && !busy) {
+      state = fresh;
+      render();
+      say("Updated with an entry made on another phone.");
+    }
+  } catch {
+    // offline for a moment: try again at the next look
+  }
+}
+setInterval(refresh, POLL_MS);
+document.addEventListener("visibilitychange", refresh);
+
 render();
