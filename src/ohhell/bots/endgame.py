@@ -5,7 +5,7 @@ the end of the deal (a *max-n* search: each seat maximizes its own points; among
 cards worth the same to it, a seat plays its lowest). Cards in sequence (no card
 another seat holds lies between them) lead to the same outcomes, so only one of
 them is searched. The search works on the standard 52 cards only; deals with
-Magicians or Jesters still in play are left to :func:`ohhell.bots.playout.play_exactly`.
+Magicians or Jesters still in play are left to the play-out's search over the engine's own deal.
 
     >>> from ohhell.cards import CardSet, card_text, parse_card
     >>> from ohhell.deal import Deal
