@@ -96,16 +96,25 @@ def to_ours(action: int) -> Action:
     return BID_BASE + action - 52 if action >= 52 else our_card(action)
 
 
+REFERENCES: Final = ("ismcts-4", "ismcts-4x5")
+"""OpenSpiel bots that can take our seat instead of Hard (``--reference``), to see what the goal asks of a player."""
+
+
 def opponent_bot(kind: str, game: Any, seed: int) -> Any:
-    """An OpenSpiel bot: ISMCTS at ``uct_c`` 1.5 or 4, or MCTS on the true state (it sees every hand)."""
+    """An OpenSpiel bot: ISMCTS at ``uct_c`` 1.5 or 4 (``ismcts-4x5``: with 5 times the simulations), or MCTS on
+    the true state (it sees every hand)."""
     import pyspiel
 
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     if kind == "perfect-info":
         return pyspiel.MCTSBot(game, evaluator, 1.5, SIMULATIONS, 1000, False, seed, False)
-    uct_c = {"ismcts-1.5": 1.5, "ismcts-4": 4.0}[kind]
+    uct_c, simulations = {
+        "ismcts-1.5": (1.5, SIMULATIONS),
+        "ismcts-4": (4.0, SIMULATIONS),
+        "ismcts-4x5": (4.0, 5 * SIMULATIONS),
+    }[kind]
     final = pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
-    return pyspiel.ISMCTSBot(seed, evaluator, uct_c, SIMULATIONS, -1, final, False, False)
+    return pyspiel.ISMCTSBot(seed, evaluator, uct_c, simulations, -1, final, False, False)
 
 
 @dataclass(frozen=True)
@@ -131,6 +140,8 @@ class Seating:
     our_seat: int
     opponent: str
     hard: HardSettings
+    reference: str | None = None
+    """An OpenSpiel bot (one of :data:`REFERENCES`) in our seat instead of Hard."""
 
 
 def play_openspiel(seating: Seating) -> dict[str, Any]:
@@ -146,15 +157,18 @@ def play_openspiel(seating: Seating) -> dict[str, Any]:
     base = seating.deal_seed * 16 + seating.our_seat * 4
     bots = {p: opponent_bot(seating.opponent, game, base + p) for p in range(PLAYERS) if p != seating.our_seat}
     ours = seating.hard.bot()
+    reference = None if seating.reference is None else opponent_bot(seating.reference, game, base + 99)
     rng = random.Random(base)
     times = []
     while not state.is_terminal():
         player = state.current_player()
         if player == seating.our_seat:
             start = time.perf_counter()
-            decision = ours.decide(seat_view(deal, player), rng)
+            if reference is not None:
+                action = reference.step(state)
+            else:
+                action = to_openspiel(ours.decide(seat_view(deal, player), rng).action)
             times.append(time.perf_counter() - start)
-            action = to_openspiel(decision.action)
         else:
             action = bots[player].step(state)
         state.apply_action(action)
@@ -179,11 +193,13 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
-def strength(deals: range, opponents: Iterable[str], hard: HardSettings, workers: int) -> dict[str, Any]:
-    """Our Hard player against each opponent kind, every deal played with our player in each seat."""
+def strength(
+    deals: range, opponents: Iterable[str], hard: HardSettings, workers: int, reference: str | None = None
+) -> dict[str, Any]:
+    """Our Hard player (or ``reference``) against each opponent kind, every deal played with it in each seat."""
     results: dict[str, Any] = {}
     for opponent in opponents:
-        seatings = [Seating(d, seat, opponent, hard) for d in deals for seat in range(PLAYERS)]
+        seatings = [Seating(d, seat, opponent, hard, reference) for d in deals for seat in range(PLAYERS)]
         started = time.perf_counter()
         games = _map(play_openspiel, seatings, workers)
         by_deal: dict[int, list[float]] = {}
@@ -236,8 +252,9 @@ def _print_strength(opponent: str, r: dict[str, Any]) -> None:
     )
 
 
-def _strength_header() -> None:
-    print(f"\nStrength in OpenSpiel oh_hell ({PLAYERS} players, {TRICKS} tricks): our Hard in one seat")
+def _strength_header(reference: str | None = None) -> None:
+    seated = f"the reference {reference}" if reference else "our Hard"
+    print(f"\nStrength in OpenSpiel oh_hell ({PLAYERS} players, {TRICKS} tricks): {seated} in one seat")
     print(
         f"{'opponents':<14}{'deals':>7}{'games':>7}{'margin':>9}{'':<9}{'ours':>8}{'theirs':>8}{'exact':>9}{'(them)':>9}"
     )
@@ -382,6 +399,11 @@ def main() -> None:
     parser.add_argument(
         "--hard-exact", type=int, default=EXACT_TRICKS, help="tricks Hard's play-outs solve exactly (experiments)"
     )
+    parser.add_argument(
+        "--reference",
+        choices=REFERENCES,
+        help="strength: this OpenSpiel bot takes our seat instead of Hard (what the goal asks of a player)",
+    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 deals, 1 ladder game, 3 timing deals")
     parser.add_argument("--json", default="bench/results/bots.json", help="where to write the figures")
@@ -393,11 +415,12 @@ def main() -> None:
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
         "hard": {"seconds": args.hard_seconds, "worlds": args.hard_worlds, "noise": args.hard_noise},
+        "reference": args.reference,
     }
     if "strength" in parts:
-        _strength_header()
+        _strength_header(args.reference)
         deals = range(args.first_deal, args.first_deal + args.deals)
-        report["strength"] = strength(deals, args.opponents.split(","), hard, args.workers)
+        report["strength"] = strength(deals, args.opponents.split(","), hard, args.workers, args.reference)
     if "ladder" in parts:
         games = range(args.first_game, args.first_game + args.games)
         report["ladder"] = ladder(games, hard, args.workers, args.presets.split(","))

@@ -61,3 +61,10 @@ def test_the_mirrored_deal_plays_out_to_the_same_scores() -> None:
             state.apply_action(action)
             deal.apply(b.to_ours(action), player)
         assert deal.points == [int(r) for r in state.returns()]
+
+
+def test_a_reference_bot_can_take_our_seat_and_the_engines_still_agree() -> None:
+    b = bench()
+    result = b.play_openspiel(b.Seating(0, 2, "ismcts-1.5", b.HardSettings(worlds=2), reference="ismcts-4"))
+    assert result["seat"] == 2 and len(result["times"]) == 11  # a bid and ten cards, all by the reference
+    assert sum(result["tricks"]) == 10
