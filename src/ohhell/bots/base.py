@@ -102,3 +102,15 @@ def playable(view: SeatView) -> tuple[Action, ...]:
     if view.to_act != view.seat or not view.legal_actions:
         raise NotMyTurnError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
     return tuple(a for a in view.legal_actions if not CHANGE_BASE <= a < TRUMP_BASE)
+
+
+def dealer_forbidden(view: SeatView) -> int | None:
+    """The bid the hook forbids ``view.seat`` as the dealer (``None`` when it is not the dealer or none is)."""
+    return view.forbidden_bid if view.seat == view.dealer else None
+
+
+def forbidden_note(view: SeatView, forbidden: int | None) -> str:
+    """The clause a bid's Why? adds when the hook forbids the dealer a bid it could otherwise make."""
+    if forbidden is None or not 0 <= forbidden <= view.hand_size:
+        return ""
+    return f"; {forbidden} is forbidden to the dealer (the bids would total {view.hand_size})"

@@ -189,6 +189,7 @@ def best_play(deal: Deal) -> Card:
         elif solver._beats(bit, best):
             best = bit
             best_seat = (deal.trick_leader + i) % n
-    solver.prepare(deal.size - len(deal.tricks))
-    solver.value(seat, len(deal.trick), led, best, best_seat, won, deal.size - len(deal.tricks))
+    left = deal.size - len(deal.tricks)
+    solver.prepare(left)
+    solver.value(seat, len(deal.trick), led, best, best_seat, won, left)
     return _bit_index(solver.move)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ohhell.actions import BID_BASE, Action
-from ohhell.bots.base import Budget, Decision, Option, playable
+from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
 from ohhell.bots.playout import EXACT_TRICKS, Playout
@@ -105,9 +105,8 @@ class HardBot:
         )
         if len(ranked) > 1:
             summary += f"; bid {ranked[1]} scored {tallies[ranked[1]].mean:.1f}"
-        forbidden = view.forbidden_bid if seat == view.dealer else None
-        if forbidden is not None and 0 <= forbidden <= view.hand_size:
-            summary += f"; {forbidden} is forbidden to the dealer (the bids would total {view.hand_size})"
+        forbidden = dealer_forbidden(view)
+        summary += forbidden_note(view, forbidden)
         facts: list[tuple[str, float | int | str]] = [
             ("worlds", worlds),
             ("made_rate", round(best.rate, 4)),

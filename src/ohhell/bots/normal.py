@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from ohhell.actions import BID_BASE, TRUMP_BASE, Action
-from ohhell.bots.base import Budget, Decision, Option, playable
+from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
 from ohhell.bots.chances import (
     PRESSURE_SHARE,
     Table,
@@ -86,9 +86,8 @@ def choose_bid(view: SeatView, known: Knowledge, legal: Sequence[int]) -> Decisi
     summary = (
         f"Bid {bid}: the cards add up to {mean:.1f} expected tricks, and {bid} scores {value:.1f} points on average"
     )
-    forbidden = view.forbidden_bid if view.seat == view.dealer else None
-    if forbidden is not None and 0 <= forbidden <= view.hand_size:
-        summary += f"; {forbidden} is forbidden to the dealer (the bids would total {view.hand_size})"
+    forbidden = dealer_forbidden(view)
+    summary += forbidden_note(view, forbidden)
     if len(values) > 1:
         summary += f"; the next best, {values[1][0]}, scores {values[1][1]:.1f}"
     facts: list[tuple[str, float | int | str]] = [("expected_tricks", round(mean, 3))]

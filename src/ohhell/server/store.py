@@ -74,6 +74,16 @@ class Progress:
     winners: list[int] | None
 
 
+def _progress_values(progress: Progress) -> dict[str, Any]:
+    """The game row's columns that :class:`Progress` sets."""
+    return {
+        "updated_at": utc_now(),
+        "finished": progress.finished,
+        "totals": progress.totals,
+        "winners": progress.winners,
+    }
+
+
 def _stored(row: GameRow, actions: tuple[StoredAction, ...] = ()) -> StoredGame:
     return StoredGame(
         id=row.id,
@@ -161,28 +171,14 @@ class Store:
             await session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id)
-                .values(
-                    action_count=action.seq + 1,
-                    updated_at=utc_now(),
-                    finished=progress.finished,
-                    totals=progress.totals,
-                    winners=progress.winners,
-                )
+                .values(action_count=action.seq + 1, **_progress_values(progress))
             )
 
     async def resign(self, game_id: int, seat: int, progress: Progress) -> None:
         """Record that ``seat`` gave up, which ends the game, with the final standings."""
         async with self._writing() as session:
             await session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(
-                    resigned=seat,
-                    updated_at=utc_now(),
-                    finished=progress.finished,
-                    totals=progress.totals,
-                    winners=progress.winners,
-                )
+                update(GameRow).where(GameRow.id == game_id).values(resigned=seat, **_progress_values(progress))
             )
 
     async def set_shown_deal(self, game_id: int, deal_index: int) -> None:

@@ -185,6 +185,11 @@ class Table:
     async def _refuse(self, connection: Connection, code: str, message: str) -> None:
         await self._send(connection, snapshot.error_message(code, message, self.seq))
 
+    async def _refuse_stale(self, connection: Connection) -> None:
+        """Refuse a message sent on an old picture of the table, and show the table as it is."""
+        await self._refuse(connection, "stale", "The table has moved on since that was sent; it is shown as it is now.")
+        await self._send(connection, self.state_for(connection.seat))
+
     async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
         try:
             await connection.send(message)
@@ -204,10 +209,7 @@ class Table:
     async def _move(self, connection: Connection, message: MoveMessage) -> None:
         async with self._lock:
             if message.seq != self.seq:
-                await self._refuse(
-                    connection, "stale", "The table has moved on since that was sent; it is shown as it is now."
-                )
-                await self._send(connection, self.state_for(connection.seat))
+                await self._refuse_stale(connection)
                 return
             if self.game.is_over or self.waiting_for_next:
                 await self._refuse(connection, "unexpected-action", "The hand is over: choose Next hand.")
@@ -267,10 +269,7 @@ class Table:
                 await self._refuse(connection, "unexpected-action", "The game is already over.")
                 return
             if seq != self.seq:
-                await self._refuse(
-                    connection, "stale", "The table has moved on since that was sent; it is shown as it is now."
-                )
-                await self._send(connection, self.state_for(connection.seat))
+                await self._refuse_stale(connection)
                 return
             game.resign(connection.seat)
             try:

@@ -74,7 +74,7 @@ def keeper_router(config: ServerConfig) -> APIRouter:
     async def own_sheet(request: Request, sheet_id: int) -> ScoreSheet:
         try:
             summary, sheet = await store().load(sheet_id)
-            allowed = summary.owner == owner_of(request) or await store().may_keep(sheet_id, owner_of(request))
+            allowed = summary.owner == owner_of(request) or await store().joined(sheet_id, owner_of(request))
         except SheetNotFoundError:
             raise HTTPException(404, f"There is no score sheet {sheet_id}.") from None
         if not allowed:

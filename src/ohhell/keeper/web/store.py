@@ -163,14 +163,9 @@ class SheetStore:
             )
             return [_summary(row) for row in result.scalars()]
 
-    async def may_keep(self, sheet_id: int, player: str) -> bool:
-        """Whether ``player`` started sheet ``sheet_id`` or joined it through its share link."""
+    async def joined(self, sheet_id: int, player: str) -> bool:
+        """Whether ``player`` joined sheet ``sheet_id`` through its share link."""
         async with self._sessions() as session:
-            row = await session.get(SheetRow, sheet_id)
-            if row is None:
-                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
-            if row.owner == player:
-                return True
             return await session.get(SheetKeeperRow, (sheet_id, player)) is not None
 
     async def share_code(self, sheet_id: int) -> str:
