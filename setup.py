@@ -16,6 +16,7 @@ COMPILED = [
     "src/ohhell/dealnumbers.py",
     "src/ohhell/scoring.py",
     "src/ohhell/bots/endgame.py",
+    "src/ohhell/bots/ismcts.py",
 ]
 
 

@@ -43,7 +43,7 @@ from typing import Any, Final
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots import make_bot
 from ohhell.bots.base import Bot, Budget, Decision
-from ohhell.bots.hard import DEFAULT_BUDGET, NOISE, HardBot
+from ohhell.bots.hard import DEFAULT_BUDGET, EXPLORATION, MAX_SIMULATIONS, NOISE, SKILL, HardBot
 from ohhell.bots.playout import EXACT_TRICKS
 from ohhell.bots.table import play_deal, play_game
 from ohhell.deal import Deal, deal_from_pack
@@ -125,11 +125,29 @@ class HardSettings:
     worlds: int | None = None
     noise: float = NOISE
     exact_tricks: int = EXACT_TRICKS
+    tree: bool = True
+    simulations: int = MAX_SIMULATIONS
+    skill: float = SKILL
+    exploration: float = EXPLORATION
+    fresh: bool = False
+    own_hands: bool = False
+    per_world: int = 0
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
         budget = Budget(self.seconds, self.worlds) if self.seconds or self.worlds else DEFAULT_BUDGET
-        return HardBot(budget, noise=self.noise, exact_tricks=self.exact_tricks)
+        return HardBot(
+            budget,
+            noise=self.noise,
+            exact_tricks=self.exact_tricks,
+            tree=self.tree,
+            max_simulations=self.simulations,
+            skill=self.skill,
+            exploration=self.exploration,
+            fresh=self.fresh,
+            own_hands=self.own_hands,
+            per_world=self.per_world,
+        )
 
 
 @dataclass(frozen=True)
@@ -400,6 +418,21 @@ def main() -> None:
         "--hard-exact", type=int, default=EXACT_TRICKS, help="tricks Hard's play-outs solve exactly (experiments)"
     )
     parser.add_argument(
+        "--hard-flat", action="store_true", help="Hard without its tree search: the flat search over worlds"
+    )
+    parser.add_argument(
+        "--hard-sims", type=int, default=MAX_SIMULATIONS, help="most simulations a Hard tree search runs"
+    )
+    parser.add_argument("--hard-skill", type=float, default=SKILL, help="Hard's tree play-outs: share of rule moves")
+    parser.add_argument("--hard-c", type=float, default=EXPLORATION, help="Hard's tree search exploration constant")
+    parser.add_argument("--hard-fresh", action="store_true", help="Hard's tree search: a fresh world every simulation")
+    parser.add_argument(
+        "--hard-own-hands", action="store_true", help="Hard's tree search: other seats' choices counted by their hand"
+    )
+    parser.add_argument(
+        "--hard-per-world", type=int, default=0, help="Hard: one tree per sampled world, this many simulations each"
+    )
+    parser.add_argument(
         "--reference",
         choices=REFERENCES,
         help="strength: this OpenSpiel bot takes our seat instead of Hard (what the goal asks of a player)",
@@ -411,10 +444,33 @@ def main() -> None:
     if args.quick:
         args.deals, args.games, args.timing_deals = 4, 1, 3
     parts = set(args.parts.split(","))
-    hard = HardSettings(args.hard_seconds, args.hard_worlds, args.hard_noise, args.hard_exact)
+    hard = HardSettings(
+        args.hard_seconds,
+        args.hard_worlds,
+        args.hard_noise,
+        args.hard_exact,
+        not args.hard_flat,
+        args.hard_sims,
+        args.hard_skill,
+        args.hard_c,
+        args.hard_fresh,
+        args.hard_own_hands,
+        args.hard_per_world,
+    )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
-        "hard": {"seconds": args.hard_seconds, "worlds": args.hard_worlds, "noise": args.hard_noise},
+        "hard": {
+            "seconds": args.hard_seconds,
+            "worlds": args.hard_worlds,
+            "noise": args.hard_noise,
+            "tree": not args.hard_flat,
+            "simulations": args.hard_sims,
+            "skill": args.hard_skill,
+            "exploration": args.hard_c,
+            "fresh": args.hard_fresh,
+            "own_hands": args.hard_own_hands,
+            "per_world": args.hard_per_world,
+        },
         "reference": args.reference,
     }
     if "strength" in parts:

@@ -12,8 +12,10 @@ from ohhell.deal import Deal
 from ohhell.rules import Rules
 from ohhell.view import SeatView, seat_view
 
-SEARCH: Final = Budget(iterations=24)
-"""A Hard budget small enough for tests, large enough for clear-cut positions."""
+SEARCH: Final = Budget(iterations=1500)
+"""A Hard budget (simulated deals of its tree search) small enough for tests, large enough for clear-cut positions."""
+FLAT_SEARCH: Final = Budget(iterations=24)
+"""The same for the flat search Hard runs with Magicians and Jesters in play (sampled worlds)."""
 
 
 def deal_of(hands: list[str], dealer: int, turn_up: str | None = None, preset: str = "full", **options: Any) -> Deal:
@@ -32,7 +34,8 @@ def act(deal: Deal, *actions: str) -> Deal:
 
 def decide(level: str, view: SeatView, seed: int = 0) -> Decision:
     """The decision of a ``level`` player, Hard with the small :data:`SEARCH` budget."""
-    return make_bot(level).decide(view, random.Random(seed), SEARCH if level == "hard" else None)
+    budget = (FLAT_SEARCH if view.rules.special_cards else SEARCH) if level == "hard" else None
+    return make_bot(level).decide(view, random.Random(seed), budget)
 
 
 def view_to_act(deal: Deal) -> SeatView:

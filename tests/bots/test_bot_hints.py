@@ -90,7 +90,13 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
     for view in views_of_a_deal(13)[:8]:
         decision = decide("hard", view)
         worlds = decision.fact("worlds")
-        if worlds:
+        simulations = decision.fact("simulations")
+        if simulations:
+            assert f"Searched {simulations} simulated deals over {worlds} sampled worlds" in decision.summary
+            assert f"scored {decision.options[0].value:.1f} points on average" in decision.summary
+            assert sum(o.samples for o in decision.options) == simulations
+            assert decision.options[0].samples == max(o.samples for o in decision.options), "the most searched"
+        elif worlds:
             assert f"Searched {worlds} sampled worlds" in decision.summary
             assert f"scored {decision.options[0].value:.1f} points on average" in decision.summary
             assert all(o.samples == worlds for o in decision.options)

@@ -23,12 +23,14 @@ from typing import Final
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
+from ohhell.bots.ismcts import Sampler, Search
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
 from ohhell.bots.playout import EXACT_TRICKS, Playout
-from ohhell.bots.sampling import BidEvidence, sample_world
+from ohhell.bots.sampling import BID_SPREAD, CANDIDATES, BidEvidence, deal_hidden, sample_world
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
 from ohhell.deal import Deal
+from ohhell.scoring import deal_points
 from ohhell.view import SeatView
 
 DEFAULT_BUDGET: Final = Budget(seconds=0.5)
@@ -39,6 +41,16 @@ CLEAR_MARGIN: Final = 3.0
 """Stop early once the best candidate leads each other by this many standard errors of the paired difference."""
 NOISE: Final = 0.15
 """How often, in the play-outs, another seat plays a random card instead of the rule of thumb's (see ``Playout``)."""
+EXPLORATION: Final = 4.0
+"""UCB exploration constant of the tree search, for a spread of 20 points between a deal's best and worst score."""
+SKILL: Final = 0.5
+"""How often a tree search's play-out plays the rule of thumb rather than a random card."""
+MAX_SIMULATIONS: Final = 6000
+"""Simulations a tree search stops at, whatever time is left."""
+WORLDS: Final = 96
+"""Sampled worlds a tree search cycles through."""
+FALLBACK_WORLDS: Final = 8
+"""Worlds sampled ahead for the rare simulation whose fresh world cannot be drawn quickly."""
 BID_WINDOW: Final = 2
 """Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
 
@@ -70,11 +82,27 @@ class HardBot:
         bid_evidence: bool = True,
         noise: float = NOISE,
         exact_tricks: int = EXACT_TRICKS,
+        tree: bool = True,
+        exploration: float = EXPLORATION,
+        skill: float = SKILL,
+        max_simulations: int = MAX_SIMULATIONS,
+        worlds: int = WORLDS,
+        fresh: bool = False,
+        own_hands: bool = False,
+        per_world: int = 0,
     ) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
         self.noise = noise
         self.exact_tricks = exact_tricks
+        self.tree = tree
+        self.exploration = exploration
+        self.skill = skill
+        self.max_simulations = max_simulations
+        self.worlds = worlds
+        self.fresh = fresh
+        self.own_hands = own_hands
+        self.per_world = per_world
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
         """The Hard decision for ``view.seat``; ``budget`` overrides the player's own."""
@@ -90,6 +118,8 @@ class HardBot:
     def _bid(self, view: SeatView, known: Knowledge, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
         normal = bid_values(known, bid_chances(known, view.bids, view.first_leader), legal)[0][0]
         candidates = [b for b in legal if abs(b - normal) <= BID_WINDOW]
+        if self.tree and not view.rules.special_cards:
+            return self._tree_bid(view, known, candidates, rng, budget)
         seat = view.seat
 
         def made(deal: Deal, bid: int) -> bool:
@@ -138,6 +168,8 @@ class HardBot:
                 summary=f"The {card_text(card)} is the only card that makes a difference here.",
                 facts=(("worlds", 0),),
             )
+        if self.tree and not view.rules.special_cards:
+            return self._tree_play(view, known, candidates, rng, budget)
         trick_index = len(view.tricks)
 
         def took(deal: Deal, card: Card) -> bool:
@@ -162,6 +194,198 @@ class HardBot:
             card_chances=tuple((c, round(tallies[c].rate, 4)) for c in ranked),
             chance_label="share of the worlds where it won this trick",
             facts=(("worlds", worlds), ("win_chance", round(best.rate, 4))),
+        )
+
+    def _tree_search(
+        self, view: SeatView, known: Knowledge, bids: Sequence[int], rng: random.Random, budget: Budget
+    ) -> tuple[list[tuple[int, int, float, float]], int, int]:
+        """Tree search (:mod:`ohhell.bots.ismcts`) over sampled worlds.
+
+        Returns the root's moves (bid or card, visits, mean points, goal rate), most
+        visited first, with the number of simulations and of distinct worlds.
+        """
+        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
+        bidding = view.phase == "bidding"
+        others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
+        evidence = BidEvidence.from_view(known, view) if bidding or (self.bid_evidence and others_bid) else None
+        weigh = self.bid_evidence and others_bid
+        pool = self._world_pool(view, known, evidence, weigh, rng, budget)
+        sampler = self._sampler(view, known, evidence, weigh, rng) if self.fresh else None
+        limit = budget.iterations if budget.iterations is not None else self.max_simulations
+        if self.per_world:
+            return self._per_world(view, bids, pool, sampler, rng, limit, deadline)
+        search = self._new_search(view, bids, rng)
+        simulations = search.run(pool[0], pool[1], limit, deadline - time.perf_counter(), sampler)
+        worlds = len(pool[0])
+        if sampler is not None:
+            worlds = simulations - sampler.failures + min(worlds, sampler.failures)
+        return _rows(search.results(), bidding), simulations, worlds
+
+    def _new_search(self, view: SeatView, bids: Sequence[int], rng: random.Random) -> Search:
+        """A search of the position of ``view``; ``bids``: the bids to search, when bidding."""
+        rules = view.rules
+        size = view.hand_size
+        points = [deal_points(b, t, rules) for b in range(size + 1) for t in range(size + 1)]
+        played = 0
+        for trick in view.tricks:
+            for card in trick.cards:
+                played |= 1 << card
+        search = Search(
+            view.seat,
+            view.players,
+            size,
+            -1 if view.trump is None else view.trump,
+            view.dealer,
+            rules.hook,
+            points,
+            [-1 if b is None else b for b in view.bids],
+            list(view.tricks_won),
+            list(view.trick),
+            view.trick_leader,
+            played,
+            self.exploration * max(max(points) - min(points), 1) / 20,
+            self.skill,
+            rng.getrandbits(32),
+        )
+        search.own_hands = self.own_hands
+        if view.phase == "bidding":
+            search.set_root_bids(list(bids))
+        return search
+
+    def _world_pool(
+        self,
+        view: SeatView,
+        known: Knowledge,
+        evidence: BidEvidence | None,
+        weigh: bool,
+        rng: random.Random,
+        budget: Budget,
+    ) -> tuple[list[list[int]], list[list[float]]]:
+        """Worlds sampled ahead (hand masks by seat) with each seat's hand strength; few when fresh ones are drawn."""
+        n = view.players
+        seat = view.seat
+        count = self.worlds if budget.iterations is None else max(1, min(self.worlds, budget.iterations))
+        if self.fresh:
+            count = min(count, FALLBACK_WORLDS)
+        hands: list[list[int]] = []
+        strengths: list[list[float]] = []
+        for _ in range(count):
+            if weigh and evidence is not None:
+                draws = [deal_hidden(known, rng) for _ in range(CANDIDATES)]
+                weights = [evidence.likelihood(_dealt_now(known, hidden)) for hidden in draws]
+                hidden = rng.choices(draws, weights)[0] if any(weights) else draws[0]
+            else:
+                hidden = deal_hidden(known, rng)
+            hands.append([view.hand.mask if s == seat else sum(1 << c for c in hidden[s]) for s in range(n)])
+            values = evidence.card_value if evidence is not None else (0.0,) * 60
+            strengths.append([sum(values[c] for c in hidden[s]) if s != seat else 0.0 for s in range(n)])
+        return hands, strengths
+
+    def _sampler(
+        self, view: SeatView, known: Knowledge, evidence: BidEvidence | None, weigh: bool, rng: random.Random
+    ) -> Sampler:
+        """A drawer of a fresh world for every simulation, bids weighed as evidence when ``weigh``."""
+        n = view.players
+        seat = view.seat
+        values = list(evidence.card_value) if evidence is not None else [0.0] * 60
+        return Sampler(
+            view.hand.mask,
+            seat,
+            [c for c in range(52) if known.unseen >> c & 1],
+            [0 if s == seat else known.held[s] for s in range(n)],
+            [known.could_hold(s) for s in range(n)],
+            values,
+            [sum(values[c] for c in known.played[s]) for s in range(n)],
+            [-1 if b is None else b for b in view.bids],
+            weigh and evidence is not None,
+            BID_SPREAD,
+            CANDIDATES,
+            rng.getrandbits(32),
+        )
+
+    def _per_world(
+        self,
+        view: SeatView,
+        bids: Sequence[int],
+        pool: tuple[list[list[int]], list[list[float]]],
+        sampler: Sampler | None,
+        rng: random.Random,
+        limit: int,
+        deadline: float,
+    ) -> tuple[list[tuple[int, int, float, float]], int, int]:
+        """One small tree per sampled world (each seeing that world's every hand), their root visits summed."""
+        totals: dict[int, list[float]] = {}
+        simulations = 0
+        worlds = 0
+        while simulations < limit and time.perf_counter() < deadline:
+            fresh = sampler.world() if sampler is not None else None
+            if fresh is not None and sampler is not None:
+                world, strength = fresh, list(sampler.strengths)
+            else:
+                world, strength = pool[0][worlds % len(pool[0])], pool[1][worlds % len(pool[1])]
+            search = self._new_search(view, bids, rng)
+            runs = min(self.per_world, limit - simulations)
+            simulations += search.run([world], [strength], runs, deadline - time.perf_counter())
+            worlds += 1
+            for key, visits, mean, hits in search.results():
+                row = totals.setdefault(key, [0.0, 0.0, 0.0, 0.0])
+                row[0] += visits
+                row[1] += mean
+                row[2] += 1
+                row[3] += hits
+        ranked = sorted(totals.items(), key=lambda item: (-item[1][0], -item[1][1] / item[1][2]))
+        merged = [(key, int(v), m / w, int(h)) for key, (v, m, w, h) in ranked]
+        return _rows(merged, view.phase == "bidding"), simulations, worlds
+
+    def _tree_bid(
+        self, view: SeatView, known: Knowledge, candidates: Sequence[int], rng: random.Random, budget: Budget
+    ) -> Decision:
+        rows, simulations, worlds = self._tree_search(view, known, candidates, rng, budget)
+        bid, _visits, mean, rate = rows[0]
+        summary = (
+            f"Searched {simulations} simulated deals over {worlds} sampled worlds: bid {bid} scored {mean:.1f}"
+            f" points on average and was made in {rate:.0%} of them"
+        )
+        if len(rows) > 1:
+            summary += f"; bid {rows[1][0]} scored {rows[1][2]:.1f}"
+        forbidden = dealer_forbidden(view)
+        summary += forbidden_note(view, forbidden)
+        facts: list[tuple[str, float | int | str]] = [
+            ("worlds", worlds),
+            ("simulations", simulations),
+            ("made_rate", round(rate, 4)),
+        ]
+        if forbidden is not None:
+            facts.append(("forbidden_bid", forbidden))
+        return Decision(
+            action=BID_BASE + bid,
+            level="hard",
+            summary=summary + ".",
+            measure="mean points",
+            options=tuple(Option(BID_BASE + b, round(m, 4), v) for b, v, m, _ in rows),
+            facts=tuple(facts),
+        )
+
+    def _tree_play(
+        self, view: SeatView, known: Knowledge, candidates: Sequence[int], rng: random.Random, budget: Budget
+    ) -> Decision:
+        rows, simulations, worlds = self._tree_search(view, known, candidates, rng, budget)
+        card, _visits, mean, rate = rows[0]
+        summary = (
+            f"Searched {simulations} simulated deals over {worlds} sampled worlds: the {card_text(card)}"
+            f" scored {mean:.1f} points on average and took this trick in {rate:.0%} of them"
+        )
+        if len(rows) > 1:
+            summary += f"; the next best, the {card_text(rows[1][0])}, scored {rows[1][2]:.1f}"
+        return Decision(
+            action=card,
+            level="hard",
+            summary=summary + ".",
+            measure="mean points",
+            options=tuple(Option(c, round(m, 4), v) for c, v, m, _ in rows),
+            card_chances=tuple((c, round(r, 4)) for c, _, _, r in rows),
+            chance_label="share of the simulations where it won this trick",
+            facts=(("worlds", worlds), ("simulations", simulations), ("win_chance", round(rate, 4))),
         )
 
     def _search(
@@ -237,3 +461,16 @@ def distinct_plays(legal: Sequence[Action], live: int) -> list[Card]:
                 continue
         kept.append(card)
     return kept
+
+
+def _dealt_now(known: Knowledge, hidden: list[list[Card]]) -> list[list[Card]]:
+    """The cards each other seat was dealt in a sampled world: held now plus played (for bid evidence)."""
+    return [[*hidden[s], *known.played[s]] if s != known.seat else [] for s in range(known.players)]
+
+
+def _rows(results: list[tuple[int, int, float, int]], bidding: bool) -> list[tuple[int, int, float, float]]:
+    """A search's root moves as (bid or card, visits, mean points, goal rate)."""
+    return [
+        (-key - 1 if bidding else key.bit_length() - 1, visits, mean, hits / visits)
+        for key, visits, mean, hits in results
+    ]

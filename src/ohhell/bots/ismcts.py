@@ -1,0 +1,640 @@
+"""Information-set Monte Carlo tree search on bitmasks, for the Hard player (compiled with mypyc: see ``setup.py``).
+
+One tree for the whole table, its nodes the public histories seen from the
+searching seat (*single-observer* ISMCTS, Cowling, Powley and Whitehouse 2012):
+every simulation takes one sampled world (the hidden hands, drawn by the caller
+from what the seat knows), walks down the tree choosing each move by UCB among
+the moves legal in that world (a move's *availability* counts the visits in
+which it could have been chosen), adds one node, and plays the rest out with a
+quick rule of thumb. Every seat's choices in the tree maximize its own points
+for the deal under the scoring in force.
+
+Seats still to bid after the searching seat bid from their sampled hand, by a
+per-card strength (the same one the sampler weighs bids with): a bid is a
+reading of a hand, not a move to be searched blind. Cards in sequence (nothing
+still out lies between them) are one move. Only plain cards: deals with
+Magicians or Jesters are left to the other search of the Hard player.
+
+The search runs on ints: a hand is a 52-bit mask (bit ``13 * suit + rank``), a
+bid move is keyed ``-(bid + 1)`` and a card move by its bit.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Final
+
+SUIT_BITS: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+MASK32: Final = 0xFFFFFFFF
+
+
+def _suit(bit: int) -> int:
+    """The suit of a one-card mask."""
+    if bit < 1 << 13:
+        return 0
+    if bit < 1 << 26:
+        return 1
+    if bit < 1 << 39:
+        return 2
+    return 3
+
+
+def _highest(mask: int) -> int:
+    """The one-bit mask of the highest bit of a non-empty mask."""
+    while mask & (mask - 1):
+        mask &= mask - 1
+    return mask
+
+
+def _distinct(moves: int, live: int) -> int:
+    """``moves`` less the cards in sequence with a lower one (no ``live`` card between them)."""
+    kept = 0
+    for suit in range(4):
+        rest = moves & SUIT_BITS[suit]
+        previous = 0
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if previous and not live & (bit - 1) & ~((previous << 1) - 1):
+                previous = bit
+                continue
+            previous = bit
+            kept |= bit
+    return kept
+
+
+class Sampler:
+    """Fresh worlds for every simulation: the unseen cards dealt at random to the seats that may hold them.
+
+    ``room[s]`` is how many cards seat ``s`` holds (0 for the searching seat),
+    ``allowed[s]`` the cards it may hold (none of a suit it is known to lack).
+    A world is a uniform shuffle of the unseen cards, redrawn while some seat
+    got a card it cannot hold (:meth:`world` gives up after :attr:`tries`
+    shuffles). Bids are evidence when ``weigh`` is set: the world is picked
+    among ``candidates`` draws in proportion to how close each seat's bid is to
+    the strength of the hand the draw gave it (``values`` by card, plus the
+    strength of the cards it has already played), as in
+    :class:`ohhell.bots.sampling.BidEvidence`.
+    """
+
+    def __init__(
+        self,
+        own: int,
+        seat: int,
+        unseen: list[int],
+        room: list[int],
+        allowed: list[int],
+        values: list[float],
+        played_strength: list[float],
+        bids: list[int],
+        weigh: bool,
+        spread: float,
+        candidates: int,
+        seed: int,
+    ) -> None:
+        self.own = own
+        self.seat = seat
+        self.unseen = list(unseen)
+        self.room = room
+        self.allowed = allowed
+        self.values = values
+        self.played_strength = played_strength
+        self.bids = bids
+        self.weigh = weigh
+        self.spread2 = 2 * spread * spread
+        self.candidates = candidates
+        self.state = (seed & MASK32) or 0x2545F491
+        self.tries = 60
+        self.strengths: list[float] = [0.0] * len(room)
+        self.failures = 0
+
+    def _next(self) -> int:
+        x = self.state
+        x ^= (x << 13) & MASK32
+        x ^= x >> 17
+        x ^= (x << 5) & MASK32
+        self.state = x
+        return x
+
+    def _draw(self) -> list[int] | None:
+        """One consistent assignment of the unseen cards (hand masks, the searching seat's own included)."""
+        cards = self.unseen
+        total = len(cards)
+        players = len(self.room)
+        for _ in range(self.tries):
+            hands = [0] * players
+            hands[self.seat] = self.own
+            position = 0
+            ok = True
+            for s in range(players):
+                need = self.room[s]
+                allowed = self.allowed[s]
+                for _k in range(need):
+                    j = position + ((self._next() * (total - position)) >> 32)
+                    card = cards[j]
+                    cards[j] = cards[position]
+                    cards[position] = card
+                    position += 1
+                    bit = 1 << card
+                    if not allowed & bit:
+                        ok = False
+                        break
+                    hands[s] |= bit
+                if not ok:
+                    break
+            if ok:
+                return hands
+        self.failures += 1
+        return None
+
+    def strength(self, hand: int) -> float:
+        """The strength (expected tricks) of a hand, by the per-card values."""
+        values = self.values
+        total = 0.0
+        rest = hand
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            total += values[bit.bit_length() - 1]
+        return total
+
+    def world(self) -> list[int] | None:
+        """A world (hand masks), weighed by the bids when asked; :attr:`strengths` then holds each seat's strength."""
+        players = len(self.room)
+        if not self.weigh:
+            hands = self._draw()
+            if hands is not None:
+                for s in range(players):
+                    self.strengths[s] = self.strength(hands[s]) if s != self.seat else 0.0
+            return hands
+        draws: list[list[int]] = []
+        weights: list[float] = []
+        total = 0.0
+        for _ in range(self.candidates):
+            hands = self._draw()
+            if hands is None:
+                continue
+            misfit = 0.0
+            for s in range(players):
+                bid = self.bids[s]
+                if bid >= 0 and s != self.seat:
+                    gap = bid - self.strength(hands[s]) - self.played_strength[s]
+                    misfit += gap * gap
+            weight = math.exp(-misfit / self.spread2)
+            draws.append(hands)
+            weights.append(weight)
+            total += weight
+        if not draws:
+            return None
+        chosen = draws[0]
+        if total > 0:
+            roll = self._next() / 4294967296.0 * total
+            for i in range(len(draws)):
+                roll -= weights[i]
+                if roll <= 0:
+                    chosen = draws[i]
+                    break
+        for s in range(players):
+            self.strengths[s] = self.strength(chosen[s]) if s != self.seat else 0.0
+        return chosen
+
+
+class Node:
+    """A public history in the tree; its statistics are those of the move that led to it."""
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+        self.hits = 0
+        self.by_hand: dict[int, Node] = {}
+        """With :attr:`Search.own_hands`: an opponent's statistics at this history, by the hand it holds."""
+
+
+class Search:
+    """One decision's search: the position (as the searching seat sees it) and the tree over it.
+
+    ``points[bid * (size + 1) + tricks]`` is a seat's score for the deal; ``bids``
+    holds -1 for a seat yet to bid; ``trick`` the cards (indices) of the trick in
+    progress, led by ``leader`` (before the first card of the deal: the first
+    leader). ``trump`` is -1 without trumps.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        players: int,
+        size: int,
+        trump: int,
+        dealer: int,
+        hook: bool,
+        points: list[int],
+        bids: list[int],
+        won: list[int],
+        trick: list[int],
+        leader: int,
+        played: int,
+        exploration: float,
+        skill: float,
+        seed: int,
+    ) -> None:
+        self.seat = seat
+        self.players = players
+        self.size = size
+        self.trump = trump
+        self.dealer = dealer
+        self.hook = hook
+        self.points = points
+        self.root_bids = list(bids)
+        self.root_won = list(won)
+        self.leader = leader
+        self.played = played
+        self.exploration = exploration
+        self.skill = skill
+        self.state = (seed & MASK32) or 0x9E3779B9
+        self.root = Node()
+        self.bidding = any(b < 0 for b in bids)
+        led = -1
+        best = 0
+        best_seat = -1
+        self.table = 0
+        for i, card in enumerate(trick):
+            bit = 1 << card
+            if i == 0:
+                led = _suit(bit)
+                best = bit
+                best_seat = leader
+            elif self._beats(bit, best):
+                best = bit
+                best_seat = (leader + i) % players
+            self.played |= bit
+            self.table |= bit
+        self.led = led
+        self.best = best
+        self.best_seat = best_seat
+        self.count = len(trick)
+        self.tricks_left = size - sum(won)
+        self.simulations = 0
+        self.root_moves = 0
+        self.root_bid_moves: list[int] = []
+        self.expanded = False
+        self.own_hands = False
+        """Whether another seat's choices are counted by the hand it holds (as in OpenSpiel's ISMCTS) or pooled."""
+
+    # ------------------------------------------------------------ randomness
+
+    def _next(self) -> int:
+        x = self.state
+        x ^= (x << 13) & MASK32
+        x ^= x >> 17
+        x ^= (x << 5) & MASK32
+        self.state = x
+        return x
+
+    def _below(self, n: int) -> int:
+        return (self._next() * n) >> 32
+
+    def _chance(self) -> float:
+        return self._next() / 4294967296.0
+
+    def _pick(self, mask: int) -> int:
+        """A uniformly random bit of a non-empty mask."""
+        count = 0
+        rest = mask
+        while rest:
+            rest &= rest - 1
+            count += 1
+        index = self._below(count)
+        rest = mask
+        while index:
+            rest &= rest - 1
+            index -= 1
+        return rest & -rest
+
+    # ------------------------------------------------------------ the rules
+
+    def _beats(self, card: int, best: int) -> bool:
+        suit = _suit(card)
+        if suit == _suit(best):
+            return card > best
+        return suit == self.trump
+
+    def _forbidden(self, seat: int, bids: list[int]) -> int:
+        """The bid ``seat`` may not make (the hook, for the dealer), or -1."""
+        if not self.hook or seat != self.dealer:
+            return -1
+        others = 0
+        for s in range(self.players):
+            if s != seat:
+                others += bids[s]
+        return self.size - others if others <= self.size else -1
+
+    def _policy_bid(self, strength: float, forbidden: int) -> int:
+        """A seat's bid from its hand's strength (expected tricks), now and then one off."""
+        size = self.size
+        bid = int(strength + 0.5)
+        roll = self._chance()
+        if roll < 0.15:
+            bid -= 1
+        elif roll < 0.3:
+            bid += 1
+        bid = max(0, min(size, bid))
+        if bid == forbidden:
+            up = bid + 1 <= size
+            down = bid - 1 >= 0
+            if up and (strength >= bid or not down):
+                bid += 1
+            else:
+                bid -= 1
+        return bid
+
+    # ------------------------------------------------------------ search
+
+    def set_root_bids(self, bids: list[int]) -> None:
+        """Search only these bids at the root (the searching seat bids now)."""
+        self.root_bid_moves = [-(b + 1) for b in bids]
+
+    def run(
+        self,
+        worlds: list[list[int]],
+        strengths: list[list[float]],
+        iterations: int,
+        seconds: float,
+        sampler: Sampler | None = None,
+    ) -> int:
+        """Simulate until a limit; returns the count.
+
+        Each simulation takes a fresh world from ``sampler``, or, without one or
+        when it fails, the next of ``worlds`` (hand masks, the seat's own
+        included) with ``strengths`` (each seat's hand strength).
+        """
+        deadline = time.perf_counter() + seconds
+        done = 0
+        count = len(worlds)
+        while done < iterations:
+            fresh = sampler.world() if sampler is not None else None
+            if fresh is not None and sampler is not None:
+                self._simulate(fresh, sampler.strengths)
+            else:
+                index = done % count
+                self._simulate(worlds[index], strengths[index])
+            done += 1
+            if done & 31 == 0 and time.perf_counter() >= deadline:
+                break
+        self.simulations += done
+        return done
+
+    def _simulate(self, world: list[int], strength: list[float]) -> None:
+        players = self.players
+        seat = self.seat
+        hands = list(world)
+        bids = list(self.root_bids)
+        won = list(self.root_won)
+        played = self.played
+        leader = self.leader
+        led = self.led
+        best = self.best
+        best_seat = self.best_seat
+        count = self.count
+        left = self.tricks_left
+        bidding = self.bidding
+        size = self.size
+        to_act = seat
+        node = self.root
+        path: list[Node] = []
+        movers: list[int] = []
+        in_tree = True
+        first_winner = -1
+        table = self.table
+        while left > 0:
+            if bidding:
+                forbidden = self._forbidden(to_act, bids)
+                if to_act == seat:
+                    if in_tree and node is self.root:
+                        key = self._select(node, self.root_bid_moves, path, movers, to_act)
+                        in_tree = not self.expanded
+                        node = path[-1]
+                        bid = -key - 1
+                    else:
+                        bid = self._policy_bid(strength[to_act], forbidden)
+                else:
+                    bid = self._policy_bid(strength[to_act], forbidden)
+                    if in_tree:
+                        child = node.children.get(-(bid + 1))
+                        if child is None:
+                            child = Node()
+                            node.children[-(bid + 1)] = child
+                        node = child
+                bids[to_act] = bid
+                to_act = to_act + 1 if to_act + 1 < players else 0
+                if bids[to_act] >= 0:
+                    bidding = False
+                    to_act = leader
+                continue
+            hand = hands[to_act]
+            moves = hand
+            if count:
+                follow = hand & SUIT_BITS[led]
+                if follow:
+                    moves = follow
+            if in_tree and to_act != seat and self.own_hands:
+                stats = node.by_hand.get(hand)
+                if stats is None:
+                    node.by_hand[hand] = Node()
+                    in_tree = False
+                    bit = self._rollout_card(moves, count, led, best, bids[to_act] - won[to_act], hand)
+                else:
+                    live = (~played | table) & ~hand & ((1 << 52) - 1)
+                    bit = self._select_card(stats, _distinct(moves, live), path, movers, to_act)
+                    if bit < 0:
+                        in_tree = False
+                        bit = -bit
+                    child = node.children.get(bit)
+                    if child is None:
+                        child = Node()
+                        node.children[bit] = child
+                    node = child
+            elif in_tree:
+                live = (~played | table) & ~hand & ((1 << 52) - 1)
+                bit = self._select_card(node, _distinct(moves, live), path, movers, to_act)
+                if bit < 0:
+                    in_tree = False
+                    bit = -bit
+                node = path[-1]
+            elif moves & (moves - 1) == 0:
+                bit = moves
+            else:
+                bit = self._rollout_card(moves, count, led, best, bids[to_act] - won[to_act], hand)
+            hands[to_act] = hand ^ bit
+            played |= bit
+            table |= bit
+            if count == 0:
+                led = _suit(bit)
+                best = bit
+                best_seat = to_act
+            elif self._beats(bit, best):
+                best = bit
+                best_seat = to_act
+            count += 1
+            if count == players:
+                won[best_seat] += 1
+                if first_winner < 0:
+                    first_winner = best_seat
+                left -= 1
+                count = 0
+                table = 0
+                to_act = best_seat
+            else:
+                to_act = to_act + 1 if to_act + 1 < players else 0
+        points = self.points
+        width = size + 1
+        made = won[seat] == bids[seat]
+        hit = made if self.bidding else first_winner == seat
+        for i in range(len(path)):
+            child = path[i]
+            mover = movers[i]
+            child.visits += 1
+            child.total += points[bids[mover] * width + won[mover]]
+        if path:
+            path[0].hits += hit
+
+    def _select(self, node: Node, keys: list[int], path: list[Node], movers: list[int], mover: int) -> int:
+        """UCB among ``keys`` at ``node``; returns the key (:attr:`expanded` says whether its child is new)."""
+        children = node.children
+        untried: list[int] = []
+        chosen: Node | None = None
+        chosen_key = 0
+        top = -1e300
+        c = self.exploration
+        for key in keys:
+            child = children.get(key)
+            if child is None:
+                untried.append(key)
+                continue
+            child.avail += 1
+            if not untried:
+                value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if value > top:
+                    top = value
+                    chosen = child
+                    chosen_key = key
+        if untried:
+            key = untried[self._below(len(untried))]
+            new = Node()
+            children[key] = new
+            path.append(new)
+            movers.append(mover)
+            self.expanded = True
+            return key
+        assert chosen is not None
+        path.append(chosen)
+        movers.append(mover)
+        self.expanded = False
+        return chosen_key
+
+    def _select_card(self, node: Node, moves: int, path: list[Node], movers: list[int], mover: int) -> int:
+        """UCB among the cards of ``moves``; returns the card's bit, negated after adding a new child."""
+        children = node.children
+        untried = 0
+        chosen: Node | None = None
+        chosen_bit = 0
+        top = -1e300
+        c = self.exploration
+        rest = moves
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            child = children.get(bit)
+            if child is None:
+                untried |= bit
+                continue
+            child.avail += 1
+            value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > top:
+                top = value
+                chosen = child
+                chosen_bit = bit
+        if untried:
+            bit = self._pick(untried)
+            new = Node()
+            children[bit] = new
+            path.append(new)
+            movers.append(mover)
+            return -bit
+        assert chosen is not None
+        path.append(chosen)
+        movers.append(mover)
+        return chosen_bit
+
+    def _rollout_card(self, moves: int, count: int, led: int, best: int, need: int, hand: int) -> int:
+        """The play-out's card: with probability ``skill`` a rule of thumb, otherwise a random legal card.
+
+        The rule: a seat that still needs tricks leads its highest card, or wins
+        the trick with its highest winning card; one that has enough (or too many)
+        leads its lowest, plays its highest card that loses, or its lowest card.
+        """
+        if self._chance() >= self.skill:
+            return self._pick(moves)
+        want = need > 0
+        if count == 0:
+            if want:
+                return _top_rank(moves)
+            return _bottom_rank(moves)
+        winners = 0
+        rest = moves
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if self._beats(bit, best):
+                winners |= bit
+        if want:
+            if winners:
+                return _highest(winners)
+            return _bottom_rank(moves)
+        losers = moves & ~winners
+        if losers:
+            return _top_rank(losers)
+        return _bottom_rank(moves)
+
+    # ------------------------------------------------------------ results
+
+    def results(self) -> list[tuple[int, int, float, int]]:
+        """The root's moves: ``(key, visits, mean points, hits)``, most visited first."""
+        rows = []
+        for key, child in self.root.children.items():
+            if child.visits:
+                rows.append((key, child.visits, child.total / child.visits, child.hits))
+        rows.sort(key=lambda row: (-row[1], -row[2]))
+        return rows
+
+
+def _top_rank(mask: int) -> int:
+    """The card of ``mask`` with the highest rank (of equal ranks, the higher suit)."""
+    chosen = 0
+    chosen_rank = -1
+    for suit in range(4):
+        sub = (mask >> (13 * suit)) & 0x1FFF
+        if sub:
+            top = _highest(sub)
+            rank = top.bit_length()
+            if rank > chosen_rank:
+                chosen_rank = rank
+                chosen = top << (13 * suit)
+    return chosen
+
+
+def _bottom_rank(mask: int) -> int:
+    """The card of ``mask`` with the lowest rank."""
+    chosen = 0
+    chosen_rank = 99
+    for suit in range(4):
+        sub = (mask >> (13 * suit)) & 0x1FFF
+        if sub:
+            low = sub & -sub
+            rank = low.bit_length()
+            if rank < chosen_rank:
+                chosen_rank = rank
+                chosen = low << (13 * suit)
+    return chosen

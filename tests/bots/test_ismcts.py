@@ -1,0 +1,159 @@
+"""The compiled information-set tree search: its worlds, its moves and its choices in clear-cut positions."""
+
+from __future__ import annotations
+
+import random
+
+from botkit import act, deal_of, view_to_act
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ohhell.bots.base import Budget
+from ohhell.bots.hard import HardBot
+from ohhell.bots.ismcts import Sampler, Search, _distinct
+from ohhell.bots.knowledge import read_view
+from ohhell.cards import SUIT_MASKS, card_text, parse_card
+from ohhell.deal import Deal, deal_from_pack
+from ohhell.rules import Rules
+from ohhell.scoring import deal_points
+from ohhell.view import seat_view
+
+
+def _midgame(seed: int) -> Deal:
+    """A 4-seat 10-card deal played at random into its middle (voids likely shown)."""
+    rng = random.Random(seed)
+    rules = Rules.preset("full", players=4, schedule=(10,))
+    pack = list(range(52))
+    rng.shuffle(pack)
+    deal = deal_from_pack(rules, pack, seed % 4, 0)
+    while deal.phase_name == "bidding":
+        deal.apply(rng.choice(deal.legal_actions()))
+    for _ in range(rng.randrange(0, 30)):
+        deal.apply(rng.choice([a for a in deal.legal_actions() if a < 60]))
+    return deal
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000))
+def test_sampled_worlds_fit_what_the_seat_knows(seed: int) -> None:
+    deal = _midgame(seed)
+    seat = deal.to_act
+    known = read_view(seat_view(deal, seat))
+    n = deal.players
+    sampler = Sampler(
+        deal.hands[seat],
+        seat,
+        [c for c in range(52) if known.unseen >> c & 1],
+        [0 if s == seat else known.held[s] for s in range(n)],
+        [known.could_hold(s) for s in range(n)],
+        [0.0] * 60,
+        [0.0] * n,
+        [-1] * n,
+        False,
+        1.2,
+        8,
+        seed,
+    )
+    for _ in range(20):
+        hands = sampler.world()
+        if hands is None:
+            continue
+        assert hands[seat] == deal.hands[seat]
+        seen = 0
+        for s in range(n):
+            assert hands[s].bit_count() == deal.hands[s].bit_count()
+            if s != seat:
+                assert hands[s] & ~known.could_hold(s) == 0, "a card of a suit the seat is known to lack"
+            assert seen & hands[s] == 0, "a card in two hands"
+            seen |= hands[s]
+
+
+def test_cards_in_sequence_are_one_move() -> None:
+    hand = sum(1 << parse_card(c) for c in ("2S", "3S", "5S", "AH"))
+    live = 1 << parse_card("4S")
+    kept = _distinct(hand, live)
+    assert kept == sum(1 << parse_card(c) for c in ("2S", "5S", "AH"))
+    assert _distinct(hand, 0) == sum(1 << parse_card(c) for c in ("2S", "AH"))
+
+
+def _search(deal: Deal, seed: int = 1) -> Search:
+    """A search of ``deal`` for the seat to act, on its true hands."""
+    seat = deal.to_act
+    size = deal.size
+    points = [deal_points(b, t, deal.rules) for b in range(size + 1) for t in range(size + 1)]
+    return Search(
+        seat,
+        deal.players,
+        size,
+        -1 if deal.trump is None else deal.trump,
+        deal.dealer,
+        deal.rules.hook,
+        points,
+        [-1 if b < 0 else b for b in deal.bids],
+        list(deal.tricks_won),
+        list(deal.trick),
+        deal.trick_leader if deal.trick else deal.to_act,
+        0,
+        4.0,
+        0.5,
+        seed,
+    )
+
+
+def test_the_search_ducks_a_trick_it_does_not_want() -> None:
+    # Seat 0 bid 0 and holds the ace and two of spades; the king and queen are led to it.
+    deal = act(
+        deal_of(["AS 2S", "KS 3D", "QS 4D"], dealer=0, turn_up="9H"),
+        "bid 1",
+        "bid 0",
+        "bid 0",
+        "play KS",
+        "play QS",
+    )
+    search = _search(deal)
+    assert search.run([list(deal.hands)], [[0.0] * 3], 400, 10.0) == 400
+    key, _visits, mean, hits = search.results()[0]
+    assert card_text(key.bit_length() - 1) == "2S"
+    assert mean == deal_points(0, 0, deal.rules)
+    assert hits == 0, "the ducking card never took the trick"
+
+
+def test_every_root_move_is_legal_and_visits_add_up() -> None:
+    deal = _midgame(7)
+    search = _search(deal)
+    seat = deal.to_act
+    world = list(deal.hands)
+    done = search.run([world], [[0.0] * deal.players], 500, 10.0)
+    legal = {1 << a for a in deal.legal_actions() if a < 60}
+    rows = search.results()
+    assert {key for key, *_ in rows} <= legal
+    assert sum(visits for _, visits, _, _ in rows) == done
+    assert deal.hands[seat] == world[seat], "the search leaves the world it was given as it was"
+
+
+def test_hard_tree_decisions_explain_the_search() -> None:
+    deal = _midgame(11)
+    view = view_to_act(deal)
+    decision = HardBot().decide(view, random.Random(3), Budget(iterations=300))
+    facts = dict(decision.facts)
+    assert decision.action in view.legal_actions
+    if facts.get("simulations"):
+        assert facts["simulations"] == 300
+        assert "300 simulated deals" in decision.summary
+        assert sum(option.samples for option in decision.options) == 300
+
+
+def test_hard_bids_by_tree_within_the_hook() -> None:
+    # The dealer (seat 2) may not bid 1 here: the others bid 0 + 0 of 1 trick.
+    deal = act(deal_of(["KS", "QS", "AS"], dealer=2, turn_up="2H"), "bid 0", "bid 0")
+    view = view_to_act(deal)
+    decision = HardBot().decide(view, random.Random(0), Budget(iterations=500))
+    assert decision.action in view.legal_actions
+    assert decision.action != 64 + 1
+    assert "forbidden" in decision.summary or "may not" in decision.summary
+
+
+def test_suit_masks_match_the_search_layout() -> None:
+    from ohhell.bots.ismcts import SUIT_BITS
+
+    assert tuple(SUIT_MASKS[s] for s in range(4)) == SUIT_BITS
