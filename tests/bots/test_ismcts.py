@@ -19,13 +19,17 @@ from ohhell.scoring import deal_points
 from ohhell.view import seat_view
 
 
+def _new_deal(rng: random.Random, dealer: int) -> Deal:
+    """A 4-seat 10-card deal, shuffled by ``rng``."""
+    pack = list(range(52))
+    rng.shuffle(pack)
+    return deal_from_pack(Rules.preset("full", players=4, schedule=(10,)), pack, dealer, 0)
+
+
 def _midgame(seed: int) -> Deal:
     """A 4-seat 10-card deal played at random into its middle (voids likely shown)."""
     rng = random.Random(seed)
-    rules = Rules.preset("full", players=4, schedule=(10,))
-    pack = list(range(52))
-    rng.shuffle(pack)
-    deal = deal_from_pack(rules, pack, seed % 4, 0)
+    deal = _new_deal(rng, seed % 4)
     while deal.phase_name == "bidding":
         deal.apply(rng.choice(deal.legal_actions()))
     for _ in range(rng.randrange(0, 30)):
@@ -157,3 +161,41 @@ def test_suit_masks_match_the_search_layout() -> None:
     from ohhell.bots.ismcts import SUIT_BITS
 
     assert tuple(SUIT_MASKS[s] for s in range(4)) == SUIT_BITS
+
+
+VARIANTS = {
+    "shipped": HardBot(),
+    "fresh worlds": HardBot(fresh=True),
+    "own hands": HardBot(own_hands=True, fresh=True),
+    "tree per world": HardBot(per_world=50, fresh=True),
+    "flat": HardBot(tree=False),
+}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(sorted(VARIANTS)))
+def test_every_variant_of_the_search_plays_legally(seed: int, variant: str) -> None:
+    deal = _midgame(seed)
+    view = view_to_act(deal)
+    decision = VARIANTS[variant].decide(view, random.Random(seed), Budget(iterations=200))
+    assert decision.action in view.legal_actions
+    assert decision.summary.startswith(("Searched", "The "))
+
+
+def test_bids_are_searched_in_every_variant() -> None:
+    deal = _bidding(4)
+    assert deal.phase_name == "bidding"
+    view = view_to_act(deal)
+    for name, bot in VARIANTS.items():
+        decision = bot.decide(view, random.Random(1), Budget(iterations=300))
+        assert decision.action in view.legal_actions, name
+        assert decision.fact("made_rate") is not None, name
+
+
+def _bidding(seed: int) -> Deal:
+    """A 4-seat 10-card deal with two bids made."""
+    rng = random.Random(seed)
+    deal = _new_deal(rng, seed % 4)
+    for _ in range(2):
+        deal.apply(rng.choice(deal.legal_actions()))
+    return deal

@@ -24,6 +24,8 @@ class Budget:
     """How long a searching bot may think: a wall-time limit, an iteration count, or both (whichever ends first).
 
     Only the Hard player searches; the others decide in one pass and ignore the budget.
+    ``iterations`` counts the Hard player's simulated deals (its tree search) or
+    sampled worlds (its flat search, used with Magicians and Jesters).
     """
 
     seconds: float | None = None

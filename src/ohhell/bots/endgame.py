@@ -33,7 +33,7 @@ TRICK_BITS: Final = 5
 TRICK_MASK: Final = 31
 
 
-def _suit(bit: int) -> int:
+def suit_of_bit(bit: int) -> int:
     """The suit of a one-card mask."""
     if bit < 1 << 13:
         return 0
@@ -114,13 +114,17 @@ class _Solver:
         while rest:
             bit = rest & -rest
             rest ^= bit
-            if previous and _suit(previous) == _suit(bit) and not others & (bit - 1) & ~((previous << 1) - 1):
+            if (
+                previous
+                and suit_of_bit(previous) == suit_of_bit(bit)
+                and not others & (bit - 1) & ~((previous << 1) - 1)
+            ):
                 previous = bit
                 continue
             previous = bit
             hands[seat] = hand ^ bit
             if count == 0:
-                result = self.value(next_seat, 1, _suit(bit), bit, seat, won, left)
+                result = self.value(next_seat, 1, suit_of_bit(bit), bit, seat, won, left)
             elif self._beats(bit, best):
                 result = self.value(next_seat, count + 1, led, bit, seat, won, left)
             else:
@@ -137,8 +141,8 @@ class _Solver:
         return chosen
 
     def _beats(self, card: int, best: int) -> bool:
-        suit = _suit(card)
-        best_suit = _suit(best)
+        suit = suit_of_bit(card)
+        best_suit = suit_of_bit(best)
         if suit == best_suit:
             return card > best
         return suit == self.trump
@@ -183,7 +187,7 @@ def best_play(deal: Deal) -> Card:
     for i, card in enumerate(deal.trick):
         bit = 1 << card
         if i == 0:
-            led = _suit(bit)
+            led = suit_of_bit(bit)
             best = bit
             best_seat = deal.trick_leader
         elif solver._beats(bit, best):

@@ -1,14 +1,17 @@
-"""The Hard player: determinized search over worlds consistent with its view.
+"""The Hard player: search over worlds consistent with its view.
 
 For each decision it samples worlds (:mod:`ohhell.bots.sampling`: known voids
-respected, other seats' bids weighed as evidence), and in every world tries
-each candidate action and plays the deal out (:mod:`ohhell.bots.playout`: the
-Normal player's bids for seats still to bid, the fast rule of thumb for the
-cards with some randomness in the other seats, the last tricks solved exactly).
-A candidate's value is its mean score for the deal, under the scoring in force,
-over the same worlds for every candidate; the best mean wins. The search stops
-at its budget, or early once the best candidate leads every other by a clear
-margin.
+respected, other seats' bids weighed as evidence). Deals of plain cards are
+searched by the compiled information-set tree search of
+:mod:`ohhell.bots.ismcts` (one tree over the public histories, every seat
+choosing by UCB among the moves legal in each sampled world, quick play-outs);
+the most visited move is played. Deals with Magicians or Jesters get the flat
+search: in every world each candidate action is tried and the deal played out
+(:mod:`ohhell.bots.playout`: the Normal player's bids for seats still to bid,
+the fast rule of thumb for the cards with some randomness in the other seats,
+the last tricks solved exactly); a candidate's value is its mean score for the
+deal, over the same worlds for every candidate, and the best mean wins. Both
+value a deal by the scoring in force and stop at the budget.
 """
 
 from __future__ import annotations
@@ -118,29 +121,19 @@ class HardBot:
     def _bid(self, view: SeatView, known: Knowledge, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
         normal = bid_values(known, bid_chances(known, view.bids, view.first_leader), legal)[0][0]
         candidates = [b for b in legal if abs(b - normal) <= BID_WINDOW]
-        if self.tree and not view.rules.special_cards:
-            return self._tree_bid(view, known, candidates, rng, budget)
         seat = view.seat
 
         def made(deal: Deal, bid: int) -> bool:
             return deal.tricks_won[seat] == bid
 
-        tallies, worlds = self._search(view, known, candidates, BID_BASE, made, rng, budget)
-        ranked = sorted(candidates, key=lambda b: -tallies[b].mean)
-        bid = ranked[0]
-        best = tallies[bid]
-        summary = (
-            f"Searched {worlds} sampled worlds: bid {bid} scored {best.mean:.1f} points on average"
-            f" and was made in {best.rate:.0%} of them"
-        )
-        if len(ranked) > 1:
-            summary += f"; bid {ranked[1]} scored {tallies[ranked[1]].mean:.1f}"
+        rows, intro, facts = self._rows(view, known, candidates, BID_BASE, made, rng, budget)
+        bid, _, mean, rate = rows[0]
+        summary = f"{intro}: bid {bid} scored {mean:.1f} points on average and was made in {rate:.0%} of them"
+        if len(rows) > 1:
+            summary += f"; bid {rows[1][0]} scored {rows[1][2]:.1f}"
         forbidden = dealer_forbidden(view)
         summary += forbidden_note(view, forbidden)
-        facts: list[tuple[str, float | int | str]] = [
-            ("worlds", worlds),
-            ("made_rate", round(best.rate, 4)),
-        ]
+        facts.append(("made_rate", round(rate, 4)))
         if forbidden is not None:
             facts.append(("forbidden_bid", forbidden))
         return Decision(
@@ -148,7 +141,7 @@ class HardBot:
             level="hard",
             summary=summary + ".",
             measure="mean points",
-            options=tuple(Option(BID_BASE + b, round(tallies[b].mean, 4), worlds) for b in ranked),
+            options=tuple(Option(BID_BASE + b, round(m, 4), n) for b, n, m, _ in rows),
             facts=tuple(facts),
         )
 
@@ -168,33 +161,56 @@ class HardBot:
                 summary=f"The {card_text(card)} is the only card that makes a difference here.",
                 facts=(("worlds", 0),),
             )
-        if self.tree and not view.rules.special_cards:
-            return self._tree_play(view, known, candidates, rng, budget)
         trick_index = len(view.tricks)
 
         def took(deal: Deal, card: Card) -> bool:
             return deal.tricks[trick_index].winner == seat
 
-        tallies, worlds = self._search(view, known, candidates, 0, took, rng, budget)
-        ranked = sorted(candidates, key=lambda c: -tallies[c].mean)
-        card = ranked[0]
-        best = tallies[card]
+        rows, intro, facts = self._rows(view, known, candidates, 0, took, rng, budget)
+        card, _, mean, rate = rows[0]
         summary = (
-            f"Searched {worlds} sampled worlds: the {card_text(card)} scored {best.mean:.1f} points on average"
-            f" and took this trick in {best.rate:.0%} of them"
+            f"{intro}: the {card_text(card)} scored {mean:.1f} points on average"
+            f" and took this trick in {rate:.0%} of them"
         )
-        runner = ranked[1]
-        summary += f"; the next best, the {card_text(runner)}, scored {tallies[runner].mean:.1f}."
+        if len(rows) > 1:
+            summary += f"; the next best, the {card_text(rows[1][0])}, scored {rows[1][2]:.1f}"
+        facts.append(("win_chance", round(rate, 4)))
+        unit = "simulations" if dict(facts).get("simulations") else "worlds"
         return Decision(
             action=card,
             level="hard",
-            summary=summary,
+            summary=summary + ".",
             measure="mean points",
-            options=tuple(Option(c, round(tallies[c].mean, 4), worlds) for c in ranked),
-            card_chances=tuple((c, round(tallies[c].rate, 4)) for c in ranked),
-            chance_label="share of the worlds where it won this trick",
-            facts=(("worlds", worlds), ("win_chance", round(best.rate, 4))),
+            options=tuple(Option(c, round(m, 4), n) for c, n, m, _ in rows),
+            card_chances=tuple((c, round(r, 4)) for c, _, _, r in rows),
+            chance_label=f"share of the {unit} where it won this trick",
+            facts=tuple(facts),
         )
+
+    def _rows(
+        self,
+        view: SeatView,
+        known: Knowledge,
+        candidates: Sequence[int],
+        action_base: int,
+        goal: Callable[[Deal, int], bool],
+        rng: random.Random,
+        budget: Budget,
+    ) -> tuple[list[tuple[int, int, float, float]], str, list[tuple[str, float | int | str]]]:
+        """The candidates searched, best first, as (candidate, samples, mean points, goal rate); what was searched.
+
+        Plain-card deals get the tree search; deals with Magicians or Jesters (or a
+        player built with ``tree=False``) the flat search over engine deals, where
+        ``goal`` says whether a finished deal met the candidate's aim.
+        """
+        if self.tree and not view.rules.special_cards:
+            rows, simulations, worlds = self._tree_search(view, known, candidates, rng, budget)
+            intro = f"Searched {simulations} simulated deals over {worlds} sampled worlds"
+            return rows, intro, [("worlds", worlds), ("simulations", simulations)]
+        tallies, worlds = self._search(view, known, candidates, action_base, goal, rng, budget)
+        rows = [(c, worlds, tallies[c].mean, tallies[c].rate) for c in candidates]
+        rows.sort(key=lambda row: -row[2])
+        return rows, f"Searched {worlds} sampled worlds", [("worlds", worlds)]
 
     def _tree_search(
         self, view: SeatView, known: Knowledge, bids: Sequence[int], rng: random.Random, budget: Budget
@@ -336,57 +352,6 @@ class HardBot:
         ranked = sorted(totals.items(), key=lambda item: (-item[1][0], -item[1][1] / item[1][2]))
         merged = [(key, int(v), m / w, int(h)) for key, (v, m, w, h) in ranked]
         return _rows(merged, view.phase == "bidding"), simulations, worlds
-
-    def _tree_bid(
-        self, view: SeatView, known: Knowledge, candidates: Sequence[int], rng: random.Random, budget: Budget
-    ) -> Decision:
-        rows, simulations, worlds = self._tree_search(view, known, candidates, rng, budget)
-        bid, _visits, mean, rate = rows[0]
-        summary = (
-            f"Searched {simulations} simulated deals over {worlds} sampled worlds: bid {bid} scored {mean:.1f}"
-            f" points on average and was made in {rate:.0%} of them"
-        )
-        if len(rows) > 1:
-            summary += f"; bid {rows[1][0]} scored {rows[1][2]:.1f}"
-        forbidden = dealer_forbidden(view)
-        summary += forbidden_note(view, forbidden)
-        facts: list[tuple[str, float | int | str]] = [
-            ("worlds", worlds),
-            ("simulations", simulations),
-            ("made_rate", round(rate, 4)),
-        ]
-        if forbidden is not None:
-            facts.append(("forbidden_bid", forbidden))
-        return Decision(
-            action=BID_BASE + bid,
-            level="hard",
-            summary=summary + ".",
-            measure="mean points",
-            options=tuple(Option(BID_BASE + b, round(m, 4), v) for b, v, m, _ in rows),
-            facts=tuple(facts),
-        )
-
-    def _tree_play(
-        self, view: SeatView, known: Knowledge, candidates: Sequence[int], rng: random.Random, budget: Budget
-    ) -> Decision:
-        rows, simulations, worlds = self._tree_search(view, known, candidates, rng, budget)
-        card, _visits, mean, rate = rows[0]
-        summary = (
-            f"Searched {simulations} simulated deals over {worlds} sampled worlds: the {card_text(card)}"
-            f" scored {mean:.1f} points on average and took this trick in {rate:.0%} of them"
-        )
-        if len(rows) > 1:
-            summary += f"; the next best, the {card_text(rows[1][0])}, scored {rows[1][2]:.1f}"
-        return Decision(
-            action=card,
-            level="hard",
-            summary=summary + ".",
-            measure="mean points",
-            options=tuple(Option(c, round(m, 4), v) for c, v, m, _ in rows),
-            card_chances=tuple((c, round(r, 4)) for c, _, _, r in rows),
-            chance_label="share of the simulations where it won this trick",
-            facts=(("worlds", worlds), ("simulations", simulations), ("win_chance", round(rate, 4))),
-        )
 
     def _search(
         self,

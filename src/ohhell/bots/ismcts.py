@@ -25,19 +25,18 @@ import math
 import time
 from typing import Final
 
-SUIT_BITS: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+from ohhell.bots.endgame import SUIT_BITS
+from ohhell.bots.endgame import suit_of_bit as _suit
+
 MASK32: Final = 0xFFFFFFFF
 
 
-def _suit(bit: int) -> int:
-    """The suit of a one-card mask."""
-    if bit < 1 << 13:
-        return 0
-    if bit < 1 << 26:
-        return 1
-    if bit < 1 << 39:
-        return 2
-    return 3
+def _xorshift(x: int) -> int:
+    """The next state of a 32-bit xorshift generator (fast, and reproducible from its seed)."""
+    x ^= (x << 13) & MASK32
+    x ^= x >> 17
+    x ^= (x << 5) & MASK32
+    return x
 
 
 def _highest(mask: int) -> int:
@@ -110,12 +109,8 @@ class Sampler:
         self.failures = 0
 
     def _next(self) -> int:
-        x = self.state
-        x ^= (x << 13) & MASK32
-        x ^= x >> 17
-        x ^= (x << 5) & MASK32
-        self.state = x
-        return x
+        self.state = _xorshift(self.state)
+        return self.state
 
     def _draw(self) -> list[int] | None:
         """One consistent assignment of the unseen cards (hand masks, the searching seat's own included)."""
@@ -286,12 +281,8 @@ class Search:
     # ------------------------------------------------------------ randomness
 
     def _next(self) -> int:
-        x = self.state
-        x ^= (x << 13) & MASK32
-        x ^= x >> 17
-        x ^= (x << 5) & MASK32
-        self.state = x
-        return x
+        self.state = _xorshift(self.state)
+        return self.state
 
     def _below(self, n: int) -> int:
         return (self._next() * n) >> 32
