@@ -158,7 +158,7 @@ def test_hard_bids_by_tree_within_the_hook() -> None:
 
 
 def test_suit_masks_match_the_search_layout() -> None:
-    from ohhell.bots.ismcts import SUIT_BITS
+    from ohhell.bots.endgame import SUIT_BITS
 
     assert tuple(SUIT_MASKS[s] for s in range(4)) == SUIT_BITS
 
