@@ -225,7 +225,7 @@ class HardBot:
         others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
         evidence = BidEvidence.from_view(known, view) if bidding or (self.bid_evidence and others_bid) else None
         weigh = self.bid_evidence and others_bid
-        pool = self._world_pool(view, known, evidence, weigh, rng, budget)
+        pool = self._world_pool(view, known, evidence, weigh, rng, budget, deadline)
         sampler = self._sampler(view, known, evidence, weigh, rng) if self.fresh else None
         limit = budget.iterations if budget.iterations is not None else self.max_simulations
         if self.per_world:
@@ -276,8 +276,16 @@ class HardBot:
         weigh: bool,
         rng: random.Random,
         budget: Budget,
+        deadline: float,
     ) -> tuple[list[list[int]], list[list[float]]]:
-        """Worlds sampled ahead (hand masks by seat) with each seat's hand strength; few when fresh ones are drawn."""
+        """Worlds sampled ahead (hand masks by seat) with each seat's hand strength; few when fresh ones are drawn.
+
+        Sampling stops early (after one world at least) once a third of the time
+        to ``deadline`` is gone: where voids make worlds hard to place, the
+        search keeps its time.
+        """
+        start = time.perf_counter()
+        cutoff = start + (deadline - start) / 3
         n = view.players
         seat = view.seat
         count = self.worlds if budget.iterations is None else max(1, min(self.worlds, budget.iterations))
@@ -286,6 +294,8 @@ class HardBot:
         hands: list[list[int]] = []
         strengths: list[list[float]] = []
         for _ in range(count):
+            if hands and time.perf_counter() > cutoff:
+                break
             if weigh and evidence is not None:
                 draws = [deal_hidden(known, rng) for _ in range(CANDIDATES)]
                 weights = [evidence.likelihood(_dealt_now(known, hidden)) for hidden in draws]
