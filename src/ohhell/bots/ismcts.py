@@ -271,8 +271,6 @@ class Search:
         self.best_seat = best_seat
         self.count = len(trick)
         self.tricks_left = size - sum(won)
-        self.simulations = 0
-        self.root_moves = 0
         self.root_bid_moves: list[int] = []
         self.expanded = False
         self.own_hands = False
@@ -374,7 +372,6 @@ class Search:
             done += 1
             if done & 31 == 0 and time.perf_counter() >= deadline:
                 break
-        self.simulations += done
         return done
 
     def _simulate(self, world: list[int], strength: list[float]) -> None:
