@@ -110,3 +110,18 @@ def test_the_forbidden_bid_is_named_when_the_hook_bites(level: str) -> None:
     assert "1 is forbidden to the dealer (the bids would total 3)" in decision.summary
     assert decision.fact("forbidden_bid") == 1
     assert "bid 1" not in [action_text(o.action) for o in decision.options]
+
+
+def test_easy_names_the_forbidden_bid_in_the_same_words() -> None:
+    deal = deal_of(["KS QS JS", "KD QD JD", "KC QC JC", "AH 2C 3D"], dealer=3, turn_up="9H")
+    act(deal, "bid 1", "bid 1", "bid 0")
+    view = seat_view(deal, 3)
+    straight = 0
+    for seed in range(40):
+        decision = decide("easy", view, seed)
+        assert decision.fact("forbidden_bid") == 1
+        assert action_text(decision.action) != "bid 1"
+        if decision.fact("misjudged_by") == 0:
+            straight += 1
+            assert "1 is forbidden to the dealer (the bids would total 3)" in decision.summary
+    assert straight, "some seeds count the ace of trumps without a slip"

@@ -13,7 +13,7 @@ import random
 from typing import Final
 
 from ohhell.actions import BID_BASE, TRUMP_BASE, Action
-from ohhell.bots.base import Budget, Decision, playable
+from ohhell.bots.base import Budget, Decision, dealer_forbidden, forbidden_note, playable
 from ohhell.bots.tactics import rule_card, trick_status, wants_tricks
 from ohhell.cards import MAGICIAN_SUIT, RANK_OF, STANDARD_PACK, SUIT_NAMES, SUIT_OF, Card, card_text
 from ohhell.view import SeatView
@@ -64,15 +64,19 @@ def _bid(view: SeatView, legal: list[int], rng: random.Random) -> Decision:
     summary = f"Counted {counted} obvious winner{'s' if counted != 1 else ''} ({listed})"
     if slip:
         summary += f" and misjudged by {slip:+d}"
+    forbidden = dealer_forbidden(view)
     if bid != wanted:
-        summary += f"; {wanted} is forbidden to the dealer"
+        summary += forbidden_note(view, forbidden) if forbidden == wanted else f"; {wanted} is not a legal bid here"
+    facts: tuple[tuple[str, int], ...] = (("obvious_winners", counted), ("misjudged_by", slip))
+    if forbidden is not None:
+        facts += (("forbidden_bid", forbidden),)
     return Decision(
         action=BID_BASE + bid,
         level="easy",
         summary=f"{summary}: bids {bid}.",
         card_chances=tuple((c, 1.0) for c in winners),
         chance_label="counted as a sure trick",
-        facts=(("obvious_winners", counted), ("misjudged_by", slip)),
+        facts=facts,
     )
 
 
