@@ -96,22 +96,24 @@ def to_ours(action: int) -> Action:
     return BID_BASE + action - 52 if action >= 52 else our_card(action)
 
 
-REFERENCES: Final = ("ismcts-4", "ismcts-4x5")
+REFERENCES: Final = ("ismcts-4", "ismcts-4x5", "ismcts-4x25", "perfect-info", "perfect-info-x5")
 """OpenSpiel bots that can take our seat instead of Hard (``--reference``), to see what the goal asks of a player."""
 
 
 def opponent_bot(kind: str, game: Any, seed: int) -> Any:
-    """An OpenSpiel bot: ISMCTS at ``uct_c`` 1.5 or 4 (``ismcts-4x5``: with 5 times the simulations), or MCTS on
-    the true state (it sees every hand)."""
+    """An OpenSpiel bot: ISMCTS at ``uct_c`` 1.5 or 4 (``ismcts-4x5``, ``ismcts-4x25``: with 5 or 25 times the
+    simulations), or MCTS on the true state (it sees every hand; ``perfect-info-x5``: with 5 times the simulations)."""
     import pyspiel
 
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    if kind == "perfect-info":
-        return pyspiel.MCTSBot(game, evaluator, 1.5, SIMULATIONS, 1000, False, seed, False)
+    if kind in ("perfect-info", "perfect-info-x5"):
+        simulations = SIMULATIONS * (5 if kind.endswith("x5") else 1)
+        return pyspiel.MCTSBot(game, evaluator, 1.5, simulations, 1000, False, seed, False)
     uct_c, simulations = {
         "ismcts-1.5": (1.5, SIMULATIONS),
         "ismcts-4": (4.0, SIMULATIONS),
         "ismcts-4x5": (4.0, 5 * SIMULATIONS),
+        "ismcts-4x25": (4.0, 25 * SIMULATIONS),
     }[kind]
     final = pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
     return pyspiel.ISMCTSBot(seed, evaluator, uct_c, simulations, -1, final, False, False)
