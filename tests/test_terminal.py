@@ -15,6 +15,7 @@ from rich.console import Console
 
 from ohhell import Game, Rules, records
 from ohhell.actions import BID_BASE, CHANGE_BASE
+from ohhell.bots import Budget
 from ohhell.cards import CardSet, card_text, parse_card
 from ohhell.terminal import TerminalGame, bid_bar, bid_status, seat_levels, table_names
 
@@ -127,11 +128,15 @@ def test_an_illegal_card_is_refused_with_the_reason_and_nothing_changes() -> Non
 
 def test_hint_why_last_sheet_and_hands_answer_without_acting() -> None:
     game = Game(Rules.preset("short"), number=5, names=table_names(4, "You"))
-    first = ["hint", "why", "last", "sheet", "hands", "help", "nonsense", "99"]
+    first = ["hint", "hint hard", "hint easy", "why", "last", "sheet", "hands", "help", "nonsense", "99"]
     terminal, out = make(game, scripted(game, first))
+    terminal.budget = Budget(iterations=300)
     terminal.run()
     text = out.getvalue()
-    assert "Hint: bid " in text
+    assert "Hint (normal): bid " in text
+    assert "Hint (hard): bid " in text
+    assert "Searched 300 simulated deals" in text, "the Hard hint shows its own search"
+    assert "Hints come from the normal or hard player: type hint, or hint hard, not 'easy'." in text
     assert "Show All Hands is available once a hand is over." in text
     assert "No trick has been played yet." in text
     assert "Commands:" in text

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ohhell import records
 from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
-from ohhell.bots import Bot, Budget, Decision, make_bot
+from ohhell.bots import Bot, Budget, Decision, hints, make_bot
 from ohhell.bots.public import public_explanation
 from ohhell.cards import (
     JESTER_SUIT,
@@ -44,7 +44,7 @@ HELP = """Commands:
   a number            bid that many tricks (when it is your bid)
   a card, e.g. QH     play it (10H or TH for the ten; MG / JE for a Magician / Jester)
   S, H, D or C        name trump after a turned Magician (when you deal)
-  hint                what the computer player would do in your seat, and why
+  hint, hint hard     what the Normal (or Hard) player would do in your seat, and why
   why                 why the computer players did what they did since your last turn
   last                the last trick again
   sheet               the score sheet
@@ -363,9 +363,17 @@ class TerminalGame:
     # ------------------------------------------------------------ commands
 
     def hint(self, view: SeatView, command: str) -> None:
-        """Hint: what the Normal player would do in your seat, from your view only."""
-        decision = make_bot("normal").decide(view, random.Random(self.rng.random()), self.budget)
-        self.console.print(Text(f"Hint: {action_text(decision.action)} — {decision.summary}", style="green"))
+        """Hint: what the Normal player (``hint hard``: the Hard player) would do in your seat, from your view only."""
+        words = command.lower().split()[1:]
+        level = words[0] if words else "normal"
+        if level not in hints.HINT_LEVELS:
+            self.console.print(f"Hints come from the normal or hard player: type hint, or hint hard, not {level!r}.")
+            return
+        decision = hints.hint(view, level, random.Random(self.rng.random()), self.budget)
+        first, *numbers = hints.explain(decision).splitlines()
+        self.console.print(Text(f"Hint ({level}): {action_text(decision.action)} — {first}", style="green"))
+        for line in numbers:
+            self.console.print(Text(f"  {line}", style="dim"))
 
     def why(self, view: SeatView, command: str) -> None:
         """Why?: the reasons of each computer decision since your last turn, without the cards it still holds."""

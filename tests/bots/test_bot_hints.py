@@ -87,6 +87,7 @@ def test_the_normal_play_names_the_chance_of_winning_the_trick() -> None:
 
 
 def test_the_hard_decision_names_its_sampled_worlds() -> None:
+    uneven = 0
     for view in views_of_a_deal(13)[:8]:
         decision = decide("hard", view)
         worlds = decision.fact("worlds")
@@ -96,10 +97,20 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
             assert f"scored {decision.options[0].value:.1f} points on average" in decision.summary
             assert sum(o.samples for o in decision.options) == simulations
             assert decision.options[0].samples == max(o.samples for o in decision.options), "the most searched"
+            if len({o.samples for o in decision.options}) > 1:
+                uneven += 1
+                text = explain(decision)
+                assert "sampled worlds:" not in text.splitlines()[1], "visits are not worlds"
+                assert "with the simulated deals behind each" in text
+                for option in decision.options[:6]:
+                    assert f"{action_text(option.action)} {option.value:.1f} ({option.samples})" in text
         elif worlds:
             assert f"Searched {worlds} sampled worlds" in decision.summary
             assert f"scored {decision.options[0].value:.1f} points on average" in decision.summary
             assert all(o.samples == worlds for o in decision.options)
+            if decision.options:
+                assert f"over {worlds} sampled worlds:" in explain(decision)
+    assert uneven, "the tree searched some decision with more than one option"
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])

@@ -44,11 +44,16 @@ def explain(decision: Decision) -> str:
     lines = [decision.summary]
     if decision.options:
         shown = decision.options[:SHOWN_OPTIONS]
-        listed = ", ".join(f"{action_text(o.action)} {o.value:.1f}" for o in shown)
         more = len(decision.options) - len(shown)
         extra = f" (and {more} more)" if more else ""
-        samples = f" over {shown[0].samples} sampled worlds" if shown[0].samples else ""
-        lines.append(f"{decision.measure.capitalize()}{samples}: {listed}{extra}.")
+        if len({o.samples for o in decision.options}) > 1:
+            # A tree search tries the better moves more often: each value has its own count behind it.
+            listed = ", ".join(f"{action_text(o.action)} {o.value:.1f} ({o.samples})" for o in shown)
+            lines.append(f"{decision.measure.capitalize()}, with the simulated deals behind each: {listed}{extra}.")
+        else:
+            listed = ", ".join(f"{action_text(o.action)} {o.value:.1f}" for o in shown)
+            samples = f" over {shown[0].samples} sampled worlds" if shown[0].samples else ""
+            lines.append(f"{decision.measure.capitalize()}{samples}: {listed}{extra}.")
     if decision.card_chances:
         listed = ", ".join(f"{card_text(c)} {p:.0%}" for c, p in decision.card_chances)
         lines.append(f"{decision.chance_label.capitalize()}: {listed}.")
