@@ -44,8 +44,11 @@ from ohhell.actions import BID_BASE, Action
 from ohhell.bots import make_bot
 from ohhell.bots.base import Bot, Budget, Decision
 from ohhell.bots.hard import DEFAULT_BUDGET, EXPLORATION, MAX_SIMULATIONS, NOISE, SKILL, HardBot
+from ohhell.bots.knowledge import Knowledge
 from ohhell.bots.playout import EXACT_TRICKS
+from ohhell.bots.sampling import BidEvidence, BidModel
 from ohhell.bots.table import play_deal, play_game
+from ohhell.cards import cards_of
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
 from ohhell.game import Game
@@ -60,6 +63,13 @@ OPPONENTS: Final = ("ismcts-1.5", "ismcts-4", "perfect-info")
 LADDER: Final = ("hard", "normal", "easy", "random")
 LADDER_PRESETS: Final = ("full", "up-and-down", "magicians")
 SIMULATIONS: Final = 1000
+BID_MODELS: Final = {
+    "default": BidModel(),
+    # Fitted to 12,000 bids of ISMCTS (uct_c 1.5, 1000 simulations) on deals 5000-5999, none of the test deals:
+    # bid = -1.40 + 1.36 * strength, residual standard deviation 0.90 (see docs/bots-results.md).
+    "ismcts": BidModel(offset=-1.40, slope=1.36, spread=0.90),
+}
+"""Bid models ``--hard-bid-model`` can give the Hard player."""
 
 
 def openspiel_card(card: int) -> int:
@@ -119,6 +129,32 @@ def opponent_bot(kind: str, game: Any, seed: int) -> Any:
     return pyspiel.ISMCTSBot(seed, evaluator, uct_c, simulations, -1, final, False, False)
 
 
+class CheatingHard(HardBot):
+    """A benchmark-only Hard player whose tree search is handed the true hands (from :attr:`deal`) as its only world.
+
+    Not a player of the product: it measures what our search would score with perfect information, the ceiling of
+    better inference. It lives here, outside ``ohhell``, so no code path of the package gives a bot hidden cards.
+    """
+
+    deal: Deal | None = None
+
+    def _world_pool(
+        self,
+        view: SeatView,
+        known: Knowledge,
+        evidence: BidEvidence | None,
+        weigh: bool,
+        rng: random.Random,
+        budget: Budget,
+        deadline: float,
+    ) -> tuple[list[list[int]], list[list[float]]]:
+        assert self.deal is not None, "the benchmark sets the true deal"
+        hands = list(self.deal.hands)
+        values = evidence.card_value if evidence is not None else (0.0,) * 60
+        strengths = [0.0 if s == view.seat else sum(values[c] for c in cards_of(hands[s])) for s in range(view.players)]
+        return [hands], [strengths]
+
+
 @dataclass(frozen=True)
 class HardSettings:
     """How the Hard player runs in a benchmark: its time or world budget (default: its own) and play-out noise."""
@@ -134,11 +170,17 @@ class HardSettings:
     fresh: bool = False
     own_hands: bool = False
     per_world: int = 0
+    cheat: bool = False
+    """Research only: the tree search gets the true deal as its one world (:class:`CheatingHard`)."""
+    bid_model: str = "default"
+    """How Hard reads the other seats' bids: one of :data:`BID_MODELS`."""
+    play_noise: float | None = None
+    play_candidates: int = 8
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
         budget = Budget(self.seconds, self.worlds) if self.seconds or self.worlds else DEFAULT_BUDGET
-        return HardBot(
+        return (CheatingHard if self.cheat else HardBot)(
             budget,
             noise=self.noise,
             exact_tricks=self.exact_tricks,
@@ -149,6 +191,9 @@ class HardSettings:
             fresh=self.fresh,
             own_hands=self.own_hands,
             per_world=self.per_world,
+            bid_model=BID_MODELS[self.bid_model],
+            play_noise=self.play_noise,
+            play_candidates=self.play_candidates,
         )
 
 
@@ -177,6 +222,8 @@ def play_openspiel(seating: Seating) -> dict[str, Any]:
     base = seating.deal_seed * 16 + seating.our_seat * 4
     bots = {p: opponent_bot(seating.opponent, game, base + p) for p in range(PLAYERS) if p != seating.our_seat}
     ours = seating.hard.bot()
+    if isinstance(ours, CheatingHard):
+        ours.deal = deal
     reference = None if seating.reference is None else opponent_bot(seating.reference, game, base + 99)
     rng = random.Random(base)
     times = []
@@ -435,6 +482,18 @@ def main() -> None:
         "--hard-per-world", type=int, default=0, help="Hard: one tree per sampled world, this many simulations each"
     )
     parser.add_argument(
+        "--hard-cheat",
+        action="store_true",
+        help="strength, research only: Hard's tree search is handed the true deal (perfect inference)",
+    )
+    parser.add_argument(
+        "--hard-bid-model", choices=tuple(BID_MODELS), default="default", help="how Hard reads the other seats' bids"
+    )
+    parser.add_argument(
+        "--hard-play-noise", type=float, help="Hard's tree search: weigh worlds by the plays, this noise in the model"
+    )
+    parser.add_argument("--hard-play-candidates", type=int, default=8, help="draws per world when plays are weighed")
+    parser.add_argument(
         "--reference",
         choices=REFERENCES,
         help="strength: this OpenSpiel bot takes our seat instead of Hard (what the goal asks of a player)",
@@ -458,6 +517,10 @@ def main() -> None:
         args.hard_fresh,
         args.hard_own_hands,
         args.hard_per_world,
+        args.hard_cheat,
+        args.hard_bid_model,
+        args.hard_play_noise,
+        args.hard_play_candidates,
     )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
@@ -472,6 +535,10 @@ def main() -> None:
             "fresh": args.hard_fresh,
             "own_hands": args.hard_own_hands,
             "per_world": args.hard_per_world,
+            "cheat": args.hard_cheat,
+            "bid_model": args.hard_bid_model,
+            "play_noise": args.hard_play_noise,
+            "play_candidates": args.hard_play_candidates,
         },
         "reference": args.reference,
     }

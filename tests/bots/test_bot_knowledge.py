@@ -10,7 +10,7 @@ from botkit import act, deal_of
 
 from ohhell.actions import action_text
 from ohhell.bots.knowledge import read_view, voids_from_tricks
-from ohhell.bots.sampling import BidEvidence, _try_place, deal_hidden, rebuild, sample_world
+from ohhell.bots.sampling import BidEvidence, BidModel, _try_place, deal_hidden, rebuild, sample_world
 from ohhell.cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_OF, CardSet, card_text, parse_card
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
@@ -141,3 +141,17 @@ def test_bids_weigh_the_worlds() -> None:
         for _ in range(400)
     )
     assert strong > 1.3 * unweighted
+
+
+def test_a_bid_model_reads_a_bid_against_the_strength_it_expects() -> None:
+    # Cards 0 and 1 are worth a trick each, card 2 half a trick; seat 1 bid 2.
+    values = (1.0, 1.0, 0.5) + (0.0,) * 57
+    plain = BidEvidence(values, (None, 2, None, None), 0)
+    fitted = BidEvidence(values, (None, 2, None, None), 0, BidModel(offset=-1.4, slope=1.36, spread=0.9))
+    two, two_and_a_half = [[], [0, 1], [], []], [[], [0, 1, 2], [], []]
+    assert plain.likelihood(two) == 1.0, "the plain model reads a bid as the strength itself"
+    assert plain.likelihood(two) > plain.likelihood(two_and_a_half)
+    # The fitted bidders bid low on middling hands: a bid of 2 is expected of strength 2.5 (-1.4 + 1.36 * 2.5 = 2).
+    assert fitted.model.expected(2.5) == pytest.approx(2.0)
+    assert fitted.likelihood(two_and_a_half) > fitted.likelihood(two)
+    assert fitted.likelihood(two_and_a_half) == pytest.approx(1.0)

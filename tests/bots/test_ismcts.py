@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from botkit import act, deal_of, view_to_act
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ohhell.bots.base import Budget
 from ohhell.bots.hard import HardBot
-from ohhell.bots.ismcts import Sampler, Search, _distinct
+from ohhell.bots.ismcts import Sampler, Search, _distinct, play_likelihood
 from ohhell.bots.knowledge import read_view
+from ohhell.bots.sampling import BidModel
 from ohhell.cards import SUIT_MASKS, card_text, parse_card
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.rules import Rules
@@ -166,6 +168,9 @@ VARIANTS = {
     "own hands": HardBot(own_hands=True, fresh=True),
     "tree per world": HardBot(per_world=50, fresh=True),
     "flat": HardBot(tree=False),
+    "fitted bid model": HardBot(bid_model=BidModel(offset=-1.4, slope=1.36, spread=0.9)),
+    "fitted bid model, fresh worlds": HardBot(bid_model=BidModel(offset=-1.4, slope=1.36, spread=0.9), fresh=True),
+    "plays weighed": HardBot(play_noise=0.75, play_candidates=4),
 }
 
 
@@ -196,3 +201,28 @@ def _bidding(seed: int) -> Deal:
     for _ in range(2):
         deal.apply(rng.choice(deal.legal_actions()))
     return deal
+
+
+def _mask(text: str) -> int:
+    return sum(1 << parse_card(c) for c in text.split())
+
+
+def test_plays_are_likelier_where_the_rule_of_thumb_would_have_made_them() -> None:
+    # Spades led by seat 0 (no trump). Seat 1, bid 0, played the 9S under the AS. The rule of thumb plays the
+    # highest card that loses: holding 4S 9S, that is the 9S; holding 9S QS it would have been the QS; and a
+    # world without the 9S cannot have made the play. Seats 0 and 3 had no choice; seat 2 is the reader.
+    plays = ([0, 1, 2, 3], [parse_card(c) for c in ("AS", "9S", "2S", "3S")])
+    bids = [1, 0, 0, 0]
+    dealt = [_mask("AS"), _mask("4S 9S 2H"), _mask("2S 2C 3C"), _mask("3S 2D 3D")]
+    worse = [dealt[0], _mask("9S QS 2H"), dealt[2], dealt[3]]
+    impossible = [dealt[0], _mask("TS QS 2H"), dealt[2], dealt[3]]
+    assert play_likelihood(dealt, *plays, bids, -1, 2, 0.75) == pytest.approx(0.25 + 0.75 / 2)
+    assert play_likelihood(worse, *plays, bids, -1, 2, 0.75) == pytest.approx(0.75 / 2)
+    assert play_likelihood(impossible, *plays, bids, -1, 2, 0.75) == 0.0
+
+
+def test_cards_in_sequence_with_the_rule_card_fit_as_well() -> None:
+    # Seat 1 holds 9S and TS: the rule plays the TS (its highest loser), the 9S is the same card in effect.
+    plays = ([0, 1], [parse_card("AS"), parse_card("9S")])
+    dealt = [_mask("AS"), _mask("9S TS"), _mask("2D"), _mask("3D")]
+    assert play_likelihood(dealt, *plays, [1, 0, 0, 0], -1, 2, 0.75) == pytest.approx(0.25 + 0.75 / 2)

@@ -26,11 +26,11 @@ from typing import Final
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
-from ohhell.bots.ismcts import Sampler, Search
+from ohhell.bots.ismcts import Sampler, Search, play_likelihood
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
 from ohhell.bots.playout import EXACT_TRICKS, Playout
-from ohhell.bots.sampling import BID_SPREAD, CANDIDATES, BidEvidence, deal_hidden, sample_world
+from ohhell.bots.sampling import CANDIDATES, BidEvidence, BidModel, deal_hidden, sample_world
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
 from ohhell.deal import Deal
 from ohhell.scoring import deal_points
@@ -54,6 +54,8 @@ WORLDS: Final = 96
 """Sampled worlds a tree search cycles through."""
 FALLBACK_WORLDS: Final = 8
 """Worlds sampled ahead for the rare simulation whose fresh world cannot be drawn quickly."""
+PLAIN_BIDS: Final = BidModel()
+"""The default bid model: a bid is read as the strength of the hand, give or take 1.2 tricks."""
 BID_WINDOW: Final = 2
 """Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
 
@@ -93,6 +95,9 @@ class HardBot:
         fresh: bool = False,
         own_hands: bool = False,
         per_world: int = 0,
+        bid_model: BidModel = PLAIN_BIDS,
+        play_noise: float | None = None,
+        play_candidates: int = CANDIDATES,
     ) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
@@ -106,6 +111,13 @@ class HardBot:
         self.fresh = fresh
         self.own_hands = own_hands
         self.per_world = per_world
+        self.bid_model = bid_model
+        """How the other seats' bids are read as evidence, and how seats still to bid bid in the simulations."""
+        self.play_noise = play_noise
+        """Research: with a value, the tree search's worlds are also weighed by the other seats' plays so far
+        (:func:`ohhell.bots.ismcts.play_likelihood`: the rule of thumb's card, or with this chance any legal one)."""
+        self.play_candidates = play_candidates
+        """Draws per world when plays are weighed."""
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
         """The Hard decision for ``view.seat``; ``budget`` overrides the player's own."""
@@ -223,7 +235,11 @@ class HardBot:
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
         bidding = view.phase == "bidding"
         others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
-        evidence = BidEvidence.from_view(known, view) if bidding or (self.bid_evidence and others_bid) else None
+        evidence = (
+            BidEvidence.from_view(known, view, self.bid_model)
+            if bidding or (self.bid_evidence and others_bid)
+            else None
+        )
         weigh = self.bid_evidence and others_bid
         pool = self._world_pool(view, known, evidence, weigh, rng, budget, deadline)
         sampler = self._sampler(view, known, evidence, weigh, rng) if self.fresh else None
@@ -264,6 +280,8 @@ class HardBot:
             rng.getrandbits(32),
         )
         search.own_hands = self.own_hands
+        search.bid_offset = self.bid_model.offset
+        search.bid_slope = self.bid_model.slope
         if view.phase == "bidding":
             search.set_root_bids(list(bids))
         return search
@@ -293,10 +311,17 @@ class HardBot:
             count = min(count, FALLBACK_WORLDS)
         hands: list[list[int]] = []
         strengths: list[list[float]] = []
+        plays = self._plays(view) if self.play_noise is not None else None
         for _ in range(count):
             if hands and time.perf_counter() > cutoff:
                 break
-            if weigh and evidence is not None:
+            if plays is not None:
+                draws = [deal_hidden(known, rng) for _ in range(self.play_candidates)]
+                weights = [
+                    self._world_weight(view, known, hidden, evidence if weigh else None, plays) for hidden in draws
+                ]
+                hidden = rng.choices(draws, weights)[0] if any(weights) else draws[0]
+            elif weigh and evidence is not None:
                 draws = [deal_hidden(known, rng) for _ in range(CANDIDATES)]
                 weights = [evidence.likelihood(_dealt_now(known, hidden)) for hidden in draws]
                 hidden = rng.choices(draws, weights)[0] if any(weights) else draws[0]
@@ -306,6 +331,35 @@ class HardBot:
             values = evidence.card_value if evidence is not None else (0.0,) * 60
             strengths.append([sum(values[c] for c in hidden[s]) if s != seat else 0.0 for s in range(n)])
         return hands, strengths
+
+    @staticmethod
+    def _plays(view: SeatView) -> tuple[list[int], list[int]] | None:
+        """The cards played so far as (seats, cards), or ``None`` before the first."""
+        seats = [seat for seat, action in view.history if action < 52]
+        if not seats:
+            return None
+        return seats, [action for _, action in view.history if action < 52]
+
+    def _world_weight(
+        self,
+        view: SeatView,
+        known: Knowledge,
+        hidden: list[list[Card]],
+        evidence: BidEvidence | None,
+        plays: tuple[list[int], list[int]],
+    ) -> float:
+        """How well a sampled world explains the bids (when ``evidence``) and the plays so far."""
+        weight = evidence.likelihood(_dealt_now(known, hidden)) if evidence is not None else 1.0
+        if weight <= 0.0 or self.play_noise is None:
+            return weight
+        own = view.hand.mask
+        dealt = []
+        for s in range(view.players):
+            held = own if s == view.seat else sum(1 << c for c in hidden[s])
+            dealt.append(held | sum(1 << c for c in known.played[s]))
+        bids = [0 if b is None else b for b in view.bids]
+        trump = -1 if view.trump is None else view.trump
+        return weight * play_likelihood(dealt, plays[0], plays[1], bids, trump, view.seat, self.play_noise)
 
     def _sampler(
         self, view: SeatView, known: Knowledge, evidence: BidEvidence | None, weigh: bool, rng: random.Random
@@ -324,9 +378,11 @@ class HardBot:
             [sum(values[c] for c in known.played[s]) for s in range(n)],
             [-1 if b is None else b for b in view.bids],
             weigh and evidence is not None,
-            BID_SPREAD,
+            self.bid_model.spread,
             CANDIDATES,
             rng.getrandbits(32),
+            self.bid_model.offset,
+            self.bid_model.slope,
         )
 
     def _per_world(
@@ -380,7 +436,7 @@ class HardBot:
         """
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
         others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
-        evidence = BidEvidence.from_view(known, view) if self.bid_evidence and others_bid else None
+        evidence = BidEvidence.from_view(known, view, self.bid_model) if self.bid_evidence and others_bid else None
         tallies = {c: _Tally() for c in candidates}
         worlds = 0
         while True:

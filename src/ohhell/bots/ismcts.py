@@ -91,6 +91,8 @@ class Sampler:
         spread: float,
         candidates: int,
         seed: int,
+        offset: float = 0.0,
+        slope: float = 1.0,
     ) -> None:
         self.own = own
         self.seat = seat
@@ -102,6 +104,8 @@ class Sampler:
         self.bids = bids
         self.weigh = weigh
         self.spread2 = 2 * spread * spread
+        self.offset = offset
+        self.slope = slope
         self.candidates = candidates
         self.state = (seed & MASK32) or 0x2545F491
         self.tries = 60
@@ -174,7 +178,7 @@ class Sampler:
             for s in range(players):
                 bid = self.bids[s]
                 if bid >= 0 and s != self.seat:
-                    gap = bid - self.strength(hands[s]) - self.played_strength[s]
+                    gap = bid - self.offset - self.slope * (self.strength(hands[s]) + self.played_strength[s])
                     misfit += gap * gap
             weight = math.exp(-misfit / self.spread2)
             draws.append(hands)
@@ -275,6 +279,9 @@ class Search:
         self.expanded = False
         self.own_hands = False
         """Whether another seat's choices are counted by the hand it holds (as in OpenSpiel's ISMCTS) or pooled."""
+        self.bid_offset = 0.0
+        self.bid_slope = 1.0
+        """Seats still to bid bid about ``bid_offset + bid_slope * strength`` (see ``sampling.BidModel``)."""
 
     # ------------------------------------------------------------ randomness
 
@@ -323,7 +330,7 @@ class Search:
     def _policy_bid(self, strength: float, forbidden: int) -> int:
         """A seat's bid from its hand's strength (expected tricks), now and then one off."""
         size = self.size
-        bid = int(strength + 0.5)
+        bid = int(self.bid_offset + self.bid_slope * strength + 0.5)
         roll = self._chance()
         if roll < 0.15:
             bid -= 1
@@ -626,3 +633,84 @@ def _bottom_rank(mask: int) -> int:
                 chosen_rank = rank
                 chosen = low << (13 * suit)
     return chosen
+
+
+def _beats_in(card: int, best: int, trump: int) -> bool:
+    suit = _suit(card)
+    if suit == _suit(best):
+        return card > best
+    return suit == trump
+
+
+def rule_move(moves: int, count: int, best: int, trump: int, want: bool) -> int:
+    """The play-outs' rule of thumb (see :meth:`Search._rollout_card`) without its randomness, as a card bit."""
+    if count == 0:
+        return _top_rank(moves) if want else _bottom_rank(moves)
+    winners = 0
+    rest = moves
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if _beats_in(bit, best, trump):
+            winners |= bit
+    if want:
+        return _highest(winners) if winners else _bottom_rank(moves)
+    losers = moves & ~winners
+    return _top_rank(losers) if losers else _bottom_rank(moves)
+
+
+def play_likelihood(
+    dealt: list[int], seats: list[int], cards: list[int], bids: list[int], trump: int, me: int, noise: float
+) -> float:
+    """How likely the cards the other seats played are, had they been dealt ``dealt`` (hand masks, every seat).
+
+    The model of a seat's play: the rule of thumb's card (or one in sequence with
+    it) with probability ``1 - noise``, otherwise any legal card. ``seats`` and
+    ``cards`` (indices) are the plays of the deal so far, in order; the plays of
+    ``me`` carry no evidence. 0 when a world could not have made the plays.
+    """
+    players = len(dealt)
+    hands = list(dealt)
+    won = [0] * players
+    played = 0
+    likelihood = 1.0
+    count = 0
+    led = -1
+    best = 0
+    best_seat = -1
+    for i in range(len(cards)):
+        seat = seats[i]
+        bit = 1 << cards[i]
+        hand = hands[seat]
+        if not hand & bit:
+            return 0.0
+        if seat != me:
+            moves = hand
+            if count:
+                follow = hand & SUIT_BITS[led]
+                if follow:
+                    moves = follow
+            n = moves.bit_count()
+            if n > 1:
+                rule = rule_move(moves, count, best, trump, bids[seat] > won[seat])
+                same = rule == bit
+                if not same and _suit(rule) == _suit(bit):
+                    low = rule if rule < bit else bit
+                    high = bit if rule < bit else rule
+                    between = (high - 1) & ~((low << 1) - 1)
+                    same = not between & ~(hand | played)
+                likelihood *= (1.0 - noise) + noise / n if same else noise / n
+        hands[seat] = hand ^ bit
+        played |= bit
+        if count == 0:
+            led = _suit(bit)
+            best = bit
+            best_seat = seat
+        elif _beats_in(bit, best, trump):
+            best = bit
+            best_seat = seat
+        count += 1
+        if count == players:
+            won[best_seat] += 1
+            count = 0
+    return likelihood

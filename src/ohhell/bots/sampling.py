@@ -112,6 +112,20 @@ def _fits(groups: list[tuple[list[Card], list[int]]], remaining: list[int], room
 
 
 @dataclass(frozen=True)
+class BidModel:
+    """How a seat's bid relates to the strength we estimate for its hand: ``offset + slope * strength``, give or
+    take ``spread`` tricks (the standard deviation). The default reads a bid as the strength itself."""
+
+    offset: float = 0.0
+    slope: float = 1.0
+    spread: float = BID_SPREAD
+
+    def expected(self, strength: float) -> float:
+        """The bid a hand of this strength is expected to make."""
+        return self.offset + self.slope * strength
+
+
+@dataclass(frozen=True)
 class BidEvidence:
     """How likely each seat's bid is given the cards a world dealt it, from a quick per-card strength."""
 
@@ -119,9 +133,10 @@ class BidEvidence:
     """By card: its chance to take a trick as a lone card at bidding, as the Normal player counts it."""
     bids: tuple[int | None, ...]
     seat: int
+    model: BidModel = BidModel()
 
     @classmethod
-    def from_view(cls, known: Knowledge, view: SeatView) -> BidEvidence:
+    def from_view(cls, known: Knowledge, view: SeatView, model: BidModel | None = None) -> BidEvidence:
         """Card values from what ``known.seat`` knew at bidding: its hand as dealt and the turned card."""
         dealt = known.hand
         for card in known.played[known.seat]:
@@ -136,7 +151,7 @@ class BidEvidence:
                 values[card] = calibrated(raw, card_kind(card, view.trump), size)
         for card in MAGICIANS:
             values[card] = 1.0
-        return cls(tuple(values), view.bids, known.seat)
+        return cls(tuple(values), view.bids, known.seat, model or BidModel())
 
     def likelihood(self, dealt: list[list[Card]]) -> float:
         """The relative chance of the bids made, had the seats been dealt ``dealt``."""
@@ -145,8 +160,8 @@ class BidEvidence:
             if bid is None or seat == self.seat:
                 continue
             strength = sum(self.card_value[c] for c in dealt[seat])
-            misfit += (bid - strength) ** 2
-        return math.exp(-misfit / (2 * BID_SPREAD**2))
+            misfit += (bid - self.model.expected(strength)) ** 2
+        return math.exp(-misfit / (2 * self.model.spread**2))
 
 
 def rebuild(view: SeatView, known: Knowledge, hidden: list[list[Card]]) -> Deal:

@@ -1,0 +1,156 @@
+"""Fit a :class:`~ohhell.bots.sampling.BidModel` to how OpenSpiel's ISMCTS bids.
+
+Four ``pyspiel.ISMCTSBot`` (``uct_c`` 1.5, 1000 simulations, as in the strength
+test) bid OpenSpiel ``oh_hell`` deals (4 players, 10 tricks). After the bids,
+each seat's view is read as the Hard player reads it, and every other seat's
+hand gets the strength its bid evidence would give it
+(:class:`~ohhell.bots.sampling.BidEvidence`: the sum of per-card values). A
+least-squares line ``bid = offset + slope * strength`` and the spread of the
+bids around it is the model, printed with the mean bid by strength.
+
+Fit on deals the strength test does not play (its deals are 0-599; the default
+here is 5000-5999).
+
+``--plays``: the same players play their deals out instead, and every card
+played with a choice is checked against the play-outs' rule of thumb
+(:func:`ohhell.bots.ismcts.rule_move`, a card in sequence with it counting as
+the same): how often they agree, against the chance a uniform pick would agree,
+gives the ``play_noise`` of the Hard player's play evidence.
+
+Run: ``python bench/bid_model.py [--first-deal 5000] [--deals 1000] [--workers 2] [--plays]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import defaultdict
+from multiprocessing import Pool
+from typing import Any
+
+from bots import PLAYERS, TRICKS, chance_outcomes, mirror_deal, opponent_bot, to_openspiel, to_ours
+from ohhell.bots.endgame import suit_of_bit
+from ohhell.bots.ismcts import rule_move
+from ohhell.bots.knowledge import read_view
+from ohhell.bots.sampling import BidEvidence, BidModel
+from ohhell.deal import Deal
+from ohhell.view import SeatView, seat_view
+
+
+def _table(deal_seed: int) -> tuple[Any, Deal, dict[int, Any]]:
+    """OpenSpiel's state of deal ``deal_seed`` after the deal, our engine's mirror of it, four ISMCTS players."""
+    import pyspiel
+
+    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
+    state = game.new_initial_state()
+    outcomes = chance_outcomes(deal_seed)
+    for action in outcomes:
+        state.apply_action(action)
+    bots = {p: opponent_bot("ismcts-1.5", game, deal_seed * 16 + p) for p in range(PLAYERS)}
+    return state, mirror_deal(outcomes), bots
+
+
+def bids_of(deal_seed: int) -> list[tuple[int, float]]:
+    """(bid, strength as another seat reads it) for every bid of one deal and every other seat reading it."""
+    state, deal, bots = _table(deal_seed)
+    bids: list[tuple[int, int]] = []
+    while len(bids) < PLAYERS:
+        player = state.current_player()
+        action = bots[player].step(state)
+        state.apply_action(action)
+        deal.apply(to_ours(action), player)
+        bids.append((player, action - 52))
+    rows = []
+    for reader in range(PLAYERS):
+        view = seat_view(deal, reader)
+        evidence = BidEvidence.from_view(read_view(view), view)
+        for bidder, bid in bids:
+            if bidder != reader:
+                rows.append((bid, sum(evidence.card_value[c] for c in deal.hand(bidder))))
+    return rows
+
+
+def play_matches(deal_seed: int) -> list[tuple[bool, int]]:
+    """(whether the card was the rule's, the number of legal cards) for each play with a choice in one deal."""
+    state, deal, bots = _table(deal_seed)
+    rows = []
+    while not state.is_terminal():
+        player = state.current_player()
+        action = to_ours(bots[player].step(state))
+        if action < 52:
+            view = seat_view(deal, player)
+            moves = sum(1 << c for c in view.legal_actions)
+            if moves.bit_count() > 1:
+                rows.append((_as_rule(view, moves, action), moves.bit_count()))
+        state.apply_action(to_openspiel(action))
+        deal.apply(action, player)
+    return rows
+
+
+def _as_rule(view: SeatView, moves: int, card: int) -> bool:
+    """Whether ``card`` is the rule of thumb's card from ``view``, or in sequence with it."""
+    trump = -1 if view.trump is None else view.trump
+    best = 0
+    for card_on_table in view.trick:
+        bit = 1 << card_on_table
+        same_suit = suit_of_bit(bit) == suit_of_bit(best)
+        if not best or (same_suit and bit > best) or (not same_suit and suit_of_bit(bit) == trump):
+            best = bit
+    bids = view.bids[view.seat]
+    rule = rule_move(moves, len(view.trick), best, trump, (bids or 0) > view.tricks_won[view.seat])
+    bit = 1 << card
+    if rule == bit:
+        return True
+    if suit_of_bit(rule) != suit_of_bit(bit):
+        return False
+    seen = view.hand.mask | sum(1 << c for trick in view.tricks for c in trick.cards)
+    seen |= sum(1 << c for c in view.trick)
+    low, high = min(rule, bit), max(rule, bit)
+    return not (high - 1) & ~((low << 1) - 1) & ~seen
+
+
+def fit(rows: list[tuple[int, float]]) -> BidModel:
+    """The least-squares line through (strength, bid) and the spread of the bids around it."""
+    bids = [float(b) for b, _ in rows]
+    strengths = [s for _, s in rows]
+    slope, offset = statistics.linear_regression(strengths, bids)
+    spread = statistics.stdev(b - (offset + slope * s) for b, s in rows)
+    return BidModel(offset=round(offset, 2), slope=round(slope, 2), spread=round(spread, 2))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first-deal", type=int, default=5000)
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--plays", action="store_true", help="how often ISMCTS plays the rule of thumb's card")
+    args = parser.parse_args()
+    seeds = range(args.first_deal, args.first_deal + args.deals)
+    if args.plays:
+        with Pool(args.workers) as pool:
+            plays = [row for rows in pool.map(play_matches, seeds, chunksize=5) for row in rows]
+        agree = statistics.mean(same for same, _ in plays)
+        uniform = statistics.mean(1 / n for _, n in plays)
+        print(f"{len(plays)} plays with a choice, deals {seeds.start}-{seeds.stop - 1}")
+        print(f"the rule's card (or one in sequence): {agree:.1%}; a uniform pick would agree {uniform:.1%}")
+        print(f"play_noise P from agree = 1 - P + P * uniform: {(1 - agree) / (1 - uniform):.2f}")
+        return
+    with Pool(args.workers) as pool:
+        rows = [row for rows in pool.map(bids_of, seeds, chunksize=20) for row in rows]
+    model = fit(rows)
+    by_strength: dict[int, list[int]] = defaultdict(list)
+    for bid, strength in rows:
+        by_strength[round(strength)].append(bid)
+    print(f"{len(rows)} readings of {len(rows) // (PLAYERS - 1)} bids, deals {seeds.start}-{seeds.stop - 1}")
+    print("strength  readings  mean bid")
+    for strength in sorted(by_strength):
+        print(f"{strength:>8}  {len(by_strength[strength]):>8}  {statistics.mean(by_strength[strength]):>8.2f}")
+    residuals = [b - s for b, s in rows]
+    bias, spread = statistics.mean(residuals), statistics.stdev(residuals)
+    print(f"plain model (bid = strength): bias {bias:+.2f}, spread {spread:.2f}")
+    correlation = statistics.correlation([float(b) for b, _ in rows], [s for _, s in rows])
+    print(f"fitted: {model}  (correlation {correlation:.2f})")
+
+
+if __name__ == "__main__":
+    main()
