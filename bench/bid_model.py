@@ -29,10 +29,10 @@ from multiprocessing import Pool
 from typing import Any
 
 from bots import PLAYERS, TRICKS, chance_outcomes, mirror_deal, opponent_bot, to_openspiel, to_ours
-from ohhell.bots.endgame import suit_of_bit
-from ohhell.bots.ismcts import rule_move
+from ohhell.bots.ismcts import rule_move, same_move
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.sampling import BidEvidence, BidModel
+from ohhell.bots.tactics import trick_status
 from ohhell.deal import Deal
 from ohhell.view import SeatView, seat_view
 
@@ -90,23 +90,11 @@ def play_matches(deal_seed: int) -> list[tuple[bool, int]]:
 def _as_rule(view: SeatView, moves: int, card: int) -> bool:
     """Whether ``card`` is the rule of thumb's card from ``view``, or in sequence with it."""
     trump = -1 if view.trump is None else view.trump
-    best = 0
-    for card_on_table in view.trick:
-        bit = 1 << card_on_table
-        same_suit = suit_of_bit(bit) == suit_of_bit(best)
-        if not best or (same_suit and bit > best) or (not same_suit and suit_of_bit(bit) == trump):
-            best = bit
-    bids = view.bids[view.seat]
-    rule = rule_move(moves, len(view.trick), best, trump, (bids or 0) > view.tricks_won[view.seat])
-    bit = 1 << card
-    if rule == bit:
-        return True
-    if suit_of_bit(rule) != suit_of_bit(bit):
-        return False
-    seen = view.hand.mask | sum(1 << c for trick in view.tricks for c in trick.cards)
-    seen |= sum(1 << c for c in view.trick)
-    low, high = min(rule, bit), max(rule, bit)
-    return not (high - 1) & ~((low << 1) - 1) & ~seen
+    best = 1 << view.trick[trick_status(view.trick, trump)[0]] if view.trick else 0
+    want = (view.bids[view.seat] or 0) > view.tricks_won[view.seat]
+    rule = rule_move(moves, len(view.trick), best, trump, want)
+    seen = view.hand.mask | sum(1 << c for trick in view.tricks for c in trick.cards) | sum(1 << c for c in view.trick)
+    return same_move(rule, 1 << card, seen)
 
 
 def fit(rows: list[tuple[int, float]]) -> BidModel:

@@ -30,7 +30,7 @@ from ohhell.bots.ismcts import Sampler, Search, play_likelihood
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
 from ohhell.bots.playout import EXACT_TRICKS, Playout
-from ohhell.bots.sampling import CANDIDATES, BidEvidence, BidModel, deal_hidden, sample_world
+from ohhell.bots.sampling import CANDIDATES, PLAIN_BIDS, BidEvidence, BidModel, deal_hidden, sample_world
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
 from ohhell.deal import Deal
 from ohhell.scoring import deal_points
@@ -54,8 +54,6 @@ WORLDS: Final = 96
 """Sampled worlds a tree search cycles through."""
 FALLBACK_WORLDS: Final = 8
 """Worlds sampled ahead for the rare simulation whose fresh world cannot be drawn quickly."""
-PLAIN_BIDS: Final = BidModel()
-"""The default bid model: a bid is read as the strength of the hand, give or take 1.2 tricks."""
 BID_WINDOW: Final = 2
 """Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
 
@@ -349,14 +347,12 @@ class HardBot:
         plays: tuple[list[int], list[int]],
     ) -> float:
         """How well a sampled world explains the bids (when ``evidence``) and the plays so far."""
-        weight = evidence.likelihood(_dealt_now(known, hidden)) if evidence is not None else 1.0
+        dealt_now = _dealt_now(known, hidden)
+        weight = evidence.likelihood(dealt_now) if evidence is not None else 1.0
         if weight <= 0.0 or self.play_noise is None:
             return weight
-        own = view.hand.mask
-        dealt = []
-        for s in range(view.players):
-            held = own if s == view.seat else sum(1 << c for c in hidden[s])
-            dealt.append(held | sum(1 << c for c in known.played[s]))
+        dealt = [sum(1 << c for c in cards) for cards in dealt_now]
+        dealt[view.seat] = view.hand.mask | sum(1 << c for c in known.played[view.seat])
         bids = [0 if b is None else b for b in view.bids]
         trump = -1 if view.trump is None else view.trump
         return weight * play_likelihood(dealt, plays[0], plays[1], bids, trump, view.seat, self.play_noise)

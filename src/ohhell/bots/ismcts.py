@@ -312,10 +312,7 @@ class Search:
     # ------------------------------------------------------------ the rules
 
     def _beats(self, card: int, best: int) -> bool:
-        suit = _suit(card)
-        if suit == _suit(best):
-            return card > best
-        return suit == self.trump
+        return _beats_in(card, best, self.trump)
 
     def _forbidden(self, seat: int, bids: list[int]) -> int:
         """The bid ``seat`` may not make (the hook, for the dealer), or -1."""
@@ -572,26 +569,7 @@ class Search:
         """
         if self._chance() >= self.skill:
             return self._pick(moves)
-        want = need > 0
-        if count == 0:
-            if want:
-                return _top_rank(moves)
-            return _bottom_rank(moves)
-        winners = 0
-        rest = moves
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if self._beats(bit, best):
-                winners |= bit
-        if want:
-            if winners:
-                return _highest(winners)
-            return _bottom_rank(moves)
-        losers = moves & ~winners
-        if losers:
-            return _top_rank(losers)
-        return _bottom_rank(moves)
+        return rule_move(moves, count, best, self.trump, need > 0)
 
     # ------------------------------------------------------------ results
 
@@ -642,8 +620,21 @@ def _beats_in(card: int, best: int, trump: int) -> bool:
     return suit == trump
 
 
+def same_move(card: int, other: int, seen: int) -> bool:
+    """Whether two card bits are one move: the same card, or in one suit with nothing between them outside ``seen``."""
+    if card == other:
+        return True
+    if _suit(card) != _suit(other):
+        return False
+    low = card if card < other else other
+    high = other if card < other else card
+    return not (high - 1) & ~((low << 1) - 1) & ~seen
+
+
 def rule_move(moves: int, count: int, best: int, trump: int, want: bool) -> int:
-    """The play-outs' rule of thumb (see :meth:`Search._rollout_card`) without its randomness, as a card bit."""
+    """The play-outs' rule of thumb (:meth:`Search._rollout_card`), as a card bit: a seat that wants tricks (``want``)
+    leads its highest card or wins with its highest winner; one that does not leads low, plays its highest loser, or
+    its lowest card."""
     if count == 0:
         return _top_rank(moves) if want else _bottom_rank(moves)
     winners = 0
@@ -693,12 +684,7 @@ def play_likelihood(
             n = moves.bit_count()
             if n > 1:
                 rule = rule_move(moves, count, best, trump, bids[seat] > won[seat])
-                same = rule == bit
-                if not same and _suit(rule) == _suit(bit):
-                    low = rule if rule < bit else bit
-                    high = bit if rule < bit else rule
-                    between = (high - 1) & ~((low << 1) - 1)
-                    same = not between & ~(hand | played)
+                same = same_move(rule, bit, hand | played)
                 likelihood *= (1.0 - noise) + noise / n if same else noise / n
         hands[seat] = hand ^ bit
         played |= bit

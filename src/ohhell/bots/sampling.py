@@ -125,6 +125,10 @@ class BidModel:
         return self.offset + self.slope * strength
 
 
+PLAIN_BIDS = BidModel()
+"""The default bid model: a bid is read as the strength of the hand, give or take :data:`BID_SPREAD` tricks."""
+
+
 @dataclass(frozen=True)
 class BidEvidence:
     """How likely each seat's bid is given the cards a world dealt it, from a quick per-card strength."""
@@ -133,7 +137,7 @@ class BidEvidence:
     """By card: its chance to take a trick as a lone card at bidding, as the Normal player counts it."""
     bids: tuple[int | None, ...]
     seat: int
-    model: BidModel = BidModel()
+    model: BidModel = PLAIN_BIDS
 
     @classmethod
     def from_view(cls, known: Knowledge, view: SeatView, model: BidModel | None = None) -> BidEvidence:
@@ -151,7 +155,7 @@ class BidEvidence:
                 values[card] = calibrated(raw, card_kind(card, view.trump), size)
         for card in MAGICIANS:
             values[card] = 1.0
-        return cls(tuple(values), view.bids, known.seat, model or BidModel())
+        return cls(tuple(values), view.bids, known.seat, model or PLAIN_BIDS)
 
     def likelihood(self, dealt: list[list[Card]]) -> float:
         """The relative chance of the bids made, had the seats been dealt ``dealt``."""
