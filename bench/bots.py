@@ -43,10 +43,10 @@ from typing import Any, Final
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots import make_bot
 from ohhell.bots.base import Bot, Budget, Decision
-from ohhell.bots.hard import DEFAULT_BUDGET, EXPLORATION, MAX_SIMULATIONS, NOISE, SKILL, HardBot
+from ohhell.bots.hard import DEFAULT_BUDGET, EXPLORATION, MAX_SIMULATIONS, NOISE, RIVALRY, SKILL, HardBot
 from ohhell.bots.knowledge import Knowledge
 from ohhell.bots.playout import EXACT_TRICKS
-from ohhell.bots.sampling import BidEvidence, BidModel
+from ohhell.bots.sampling import BidEvidence, BidModel, PlayModel
 from ohhell.bots.table import play_deal, play_game
 from ohhell.cards import cards_of
 from ohhell.deal import Deal, deal_from_pack
@@ -68,6 +68,30 @@ BID_MODELS: Final = {
     # Fitted to 12,000 bids of ISMCTS (uct_c 1.5, 1000 simulations) on deals 5000-5999, none of the test deals:
     # bid = -1.40 + 1.36 * strength, residual standard deviation 0.90 (see docs/bots-results.md).
     "ismcts": BidModel(offset=-1.40, slope=1.36, spread=0.90),
+}
+PLAY_MODELS: Final = {
+    # Fitted to 16,377 plays of ISMCTS (uct_c 1.5, 1000 simulations) on deals 7000-7799, none of the test deals
+    # (`bench/bid_model.py --learn-plays --first-deal 7000 --deals 800`); see docs/bots-results.md.
+    "ismcts": PlayModel(
+        weights=(
+            0.157,
+            -2.054,
+            2.366,
+            0.838,
+            -0.989,
+            1.542,
+            -1.492,
+            -1.805,
+            2.149,
+            -0.141,
+            0.291,
+            -0.188,
+            0.026,
+            1.970,
+            0.095,
+            -0.878,
+        ),
+    ),
 }
 """Bid models ``--hard-bid-model`` can give the Hard player."""
 
@@ -137,6 +161,8 @@ class CheatingHard(HardBot):
     """
 
     deal: Deal | None = None
+    phases: tuple[str, ...] = ("bidding", "playing")
+    """The decisions it cheats at; at the others it samples worlds like the fair player."""
 
     def _world_pool(
         self,
@@ -148,11 +174,17 @@ class CheatingHard(HardBot):
         budget: Budget,
         deadline: float,
     ) -> tuple[list[list[int]], list[list[float]]]:
+        if view.phase not in self.phases:
+            return super()._world_pool(view, known, evidence, weigh, rng, budget, deadline)
         assert self.deal is not None, "the benchmark sets the true deal"
         hands = list(self.deal.hands)
         values = evidence.card_value if evidence is not None else (0.0,) * 60
         strengths = [0.0 if s == view.seat else sum(values[c] for c in cards_of(hands[s])) for s in range(view.players)]
         return [hands], [strengths]
+
+
+CHEATS: Final = {"all": ("bidding", "playing"), "bids": ("bidding",), "plays": ("playing",)}
+"""What ``--hard-cheat`` hands the true deal to: the decisions (phases) of each choice."""
 
 
 @dataclass(frozen=True)
@@ -170,17 +202,22 @@ class HardSettings:
     fresh: bool = False
     own_hands: bool = False
     per_world: int = 0
-    cheat: bool = False
-    """Research only: the tree search gets the true deal as its one world (:class:`CheatingHard`)."""
+    cheat: str | None = None
+    """Research only: at these decisions (a key of :data:`CHEATS`) the tree search gets the true deal as its one
+    world (:class:`CheatingHard`)."""
     bid_model: str = "default"
     """How Hard reads the other seats' bids: one of :data:`BID_MODELS`."""
     play_noise: float | None = None
     play_candidates: int = 8
+    rivalry: float = RIVALRY
+    rivalry_bids: bool = False
+    play_model: str | None = None
+    """A learned model of the other seats' play (a key of :data:`PLAY_MODELS`) to weigh worlds by."""
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
         budget = Budget(self.seconds, self.worlds) if self.seconds or self.worlds else DEFAULT_BUDGET
-        return (CheatingHard if self.cheat else HardBot)(
+        bot = (CheatingHard if self.cheat else HardBot)(
             budget,
             noise=self.noise,
             exact_tricks=self.exact_tricks,
@@ -194,7 +231,13 @@ class HardSettings:
             bid_model=BID_MODELS[self.bid_model],
             play_noise=self.play_noise,
             play_candidates=self.play_candidates,
+            rivalry=self.rivalry,
+            rivalry_bids=self.rivalry_bids,
+            play_model=None if self.play_model is None else PLAY_MODELS[self.play_model],
         )
+        if isinstance(bot, CheatingHard) and self.cheat is not None:
+            bot.phases = CHEATS[self.cheat]
+        return bot
 
 
 @dataclass(frozen=True)
@@ -483,8 +526,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--hard-cheat",
-        action="store_true",
-        help="strength, research only: Hard's tree search is handed the true deal (perfect inference)",
+        nargs="?",
+        const="all",
+        choices=tuple(CHEATS),
+        help="strength, research only: Hard's tree search is handed the true deal (perfect inference)"
+        " at its bids, its plays or all its decisions (the default)",
     )
     parser.add_argument(
         "--hard-bid-model", choices=tuple(BID_MODELS), default="default", help="how Hard reads the other seats' bids"
@@ -493,6 +539,20 @@ def main() -> None:
         "--hard-play-noise", type=float, help="Hard's tree search: weigh worlds by the plays, this noise in the model"
     )
     parser.add_argument("--hard-play-candidates", type=int, default=8, help="draws per world when plays are weighed")
+    parser.add_argument(
+        "--hard-rivalry",
+        type=float,
+        default=RIVALRY,
+        help="Hard: value a deal at its points minus this share of the other seats' mean (0: its own points alone)",
+    )
+    parser.add_argument(
+        "--hard-rivalry-bids", action="store_true", help="Hard's rivalry counts at its bids too, not only its cards"
+    )
+    parser.add_argument(
+        "--hard-play-model",
+        choices=tuple(PLAY_MODELS),
+        help="Hard's tree search: weigh worlds by the plays under this learned model of them",
+    )
     parser.add_argument(
         "--reference",
         choices=REFERENCES,
@@ -521,6 +581,9 @@ def main() -> None:
         args.hard_bid_model,
         args.hard_play_noise,
         args.hard_play_candidates,
+        args.hard_rivalry,
+        args.hard_rivalry_bids,
+        args.hard_play_model,
     )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
@@ -539,6 +602,9 @@ def main() -> None:
             "bid_model": args.hard_bid_model,
             "play_noise": args.hard_play_noise,
             "play_candidates": args.hard_play_candidates,
+            "rivalry": args.hard_rivalry,
+            "rivalry_bids": args.hard_rivalry_bids,
+            "play_model": args.hard_play_model,
         },
         "reference": args.reference,
     }

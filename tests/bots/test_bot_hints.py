@@ -9,6 +9,7 @@ from botkit import SEARCH, act, deal_of, decide, view_to_act
 
 from ohhell.actions import action_text
 from ohhell.bots import make_bot
+from ohhell.bots.base import Decision
 from ohhell.bots.hints import explain, hint
 from ohhell.cards import card_text
 from ohhell.deal import deal_from_pack
@@ -86,6 +87,14 @@ def test_the_normal_play_names_the_chance_of_winning_the_trick() -> None:
         assert decision.fact("win_chance") == chance
 
 
+def _weighed(decision: Decision, phase: str) -> str:
+    """How a Hard summary states the value of its choice: own points for a bid, the lead over the table for a card."""
+    value = decision.options[0].value
+    if phase == "bidding":
+        return f"scored {value:.1f} points on average and"
+    return f"points on average ({value:+.1f} against the other seats' mean)"
+
+
 def test_the_hard_decision_names_its_sampled_worlds() -> None:
     uneven = 0
     for view in views_of_a_deal(13)[:8]:
@@ -94,7 +103,7 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
         simulations = decision.fact("simulations")
         if simulations:
             assert f"Searched {simulations} simulated deals over {worlds} sampled worlds" in decision.summary
-            assert f"scored {decision.options[0].value:.1f} points on average" in decision.summary
+            assert _weighed(decision, view.phase) in decision.summary
             assert sum(o.samples for o in decision.options) == simulations
             assert decision.options[0].samples == max(o.samples for o in decision.options), "the most searched"
             if len({o.samples for o in decision.options}) > 1:
@@ -106,7 +115,7 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
                     assert f"{action_text(option.action)} {option.value:.1f} ({option.samples})" in text
         elif worlds:
             assert f"Searched {worlds} sampled worlds" in decision.summary
-            assert f"scored {decision.options[0].value:.1f} points on average" in decision.summary
+            assert _weighed(decision, view.phase) in decision.summary
             assert all(o.samples == worlds for o in decision.options)
             if decision.options:
                 assert f"over {worlds} sampled worlds:" in explain(decision)

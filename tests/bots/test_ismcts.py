@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from ohhell.bots.base import Budget
 from ohhell.bots.hard import HardBot
-from ohhell.bots.ismcts import Sampler, Search, _distinct, play_likelihood
+from ohhell.bots.ismcts import PLAY_FEATURES, Sampler, Search, _distinct, play_features, play_likelihood
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.sampling import BidModel
 from ohhell.cards import SUIT_MASKS, card_text, parse_card
@@ -118,9 +119,9 @@ def test_the_search_ducks_a_trick_it_does_not_want() -> None:
     )
     search = _search(deal)
     assert search.run([list(deal.hands)], [[0.0] * 3], 400, 10.0) == 400
-    key, _visits, mean, hits = search.results()[0]
+    key, _visits, mean, hits, points = search.results()[0]
     assert card_text(key.bit_length() - 1) == "2S"
-    assert mean == deal_points(0, 0, deal.rules)
+    assert mean == points == deal_points(0, 0, deal.rules)
     assert hits == 0, "the ducking card never took the trick"
 
 
@@ -133,7 +134,7 @@ def test_every_root_move_is_legal_and_visits_add_up() -> None:
     legal = {1 << a for a in deal.legal_actions() if a < 60}
     rows = search.results()
     assert {key for key, *_ in rows} <= legal
-    assert sum(visits for _, visits, _, _ in rows) == done
+    assert sum(row[1] for row in rows) == done
     assert deal.hands[seat] == world[seat], "the search leaves the world it was given as it was"
 
 
@@ -144,6 +145,25 @@ def test_hard_tree_decisions_explain_the_search() -> None:
     assert decision.fact("simulations") == 300
     assert "300 simulated deals" in decision.summary
     assert sum(option.samples for option in decision.options) == 300
+
+
+@pytest.mark.parametrize("tree", [True, False])
+def test_hard_says_what_it_weighed(tree: bool) -> None:
+    view = view_to_act(_bidding(4))
+    own = HardBot(tree=tree).decide(view, random.Random(3), Budget(iterations=300))
+    assert own.measure == "mean points", "bids are chosen by the seat's own points"
+    assert f"scored {own.options[0].value:.1f} points on average and" in own.summary
+    decision = HardBot(tree=tree, rivalry_bids=True).decide(view, random.Random(3), Budget(iterations=300))
+    assert decision.measure == "mean points less the other seats' mean"
+    chosen = decision.options[0]
+    assert chosen.action == decision.action
+    # The summary gives the chosen bid's own mean points and, in brackets, the value it was chosen by.
+    assert f"({chosen.value:+.1f} against the other seats' mean)" in decision.summary
+    alone = HardBot(tree=tree, rivalry=0.0).decide(view, random.Random(3), Budget(iterations=300))
+    assert alone.measure == "mean points"
+    assert f"scored {alone.options[0].value:.1f} points on average and" in alone.summary
+    half = HardBot(tree=tree, rivalry=0.5, rivalry_bids=True).decide(view, random.Random(3), Budget(iterations=300))
+    assert half.measure == "mean points less 0.5 times the other seats' mean"
 
 
 def test_hard_bids_by_tree_within_the_hook() -> None:
@@ -171,6 +191,9 @@ VARIANTS = {
     "fitted bid model": HardBot(bid_model=BidModel(offset=-1.4, slope=1.36, spread=0.9)),
     "fitted bid model, fresh worlds": HardBot(bid_model=BidModel(offset=-1.4, slope=1.36, spread=0.9), fresh=True),
     "plays weighed": HardBot(play_noise=0.75, play_candidates=4),
+    "own points only": HardBot(rivalry=0.0),
+    "flat, own points only": HardBot(tree=False, rivalry=0.0),
+    "rivalry at the bids too": HardBot(rivalry_bids=True),
 }
 
 
@@ -207,18 +230,59 @@ def _mask(text: str) -> int:
     return sum(1 << parse_card(c) for c in text.split())
 
 
-def test_plays_are_likelier_where_the_rule_of_thumb_would_have_made_them() -> None:
-    # Spades led by seat 0 (no trump). Seat 1, bid 0, played the 9S under the AS. The rule of thumb plays the
-    # highest card that loses: holding 4S 9S, that is the 9S; holding 9S QS it would have been the QS; and a
-    # world without the 9S cannot have made the play. Seats 0 and 3 had no choice; seat 2 is the reader.
+def _under_the_ace() -> tuple[tuple[list[int], list[int]], list[int], list[list[int]]]:
+    """Spades led by seat 0 (no trump); seat 1, bid 0, played the 9S under the AS; seats 0 and 3 had no choice.
+
+    The plays, the bids, and three deals: seat 1 holding 4S 9S (the rule of thumb plays the highest card that
+    loses: the 9S), holding 9S QS (it would have been the QS), and without the 9S (it cannot have made the play).
+    """
     plays = ([0, 1, 2, 3], [parse_card(c) for c in ("AS", "9S", "2S", "3S")])
-    bids = [1, 0, 0, 0]
     dealt = [_mask("AS"), _mask("4S 9S 2H"), _mask("2S 2C 3C"), _mask("3S 2D 3D")]
     worse = [dealt[0], _mask("9S QS 2H"), dealt[2], dealt[3]]
     impossible = [dealt[0], _mask("TS QS 2H"), dealt[2], dealt[3]]
+    return plays, [1, 0, 0, 0], [dealt, worse, impossible]
+
+
+def test_plays_are_likelier_where_the_rule_of_thumb_would_have_made_them() -> None:
+    plays, bids, (dealt, worse, impossible) = _under_the_ace()  # seat 2 is the reader
     assert play_likelihood(dealt, *plays, bids, -1, 2, 0.75) == pytest.approx(0.25 + 0.75 / 2)
     assert play_likelihood(worse, *plays, bids, -1, 2, 0.75) == pytest.approx(0.75 / 2)
     assert play_likelihood(impossible, *plays, bids, -1, 2, 0.75) == 0.0
+
+
+def test_a_learned_model_that_only_knows_the_rule_is_the_rule_model() -> None:
+    # Weights on the first feature alone (the rule's card) make a softmax: e^w against 1 for the other card.
+    plays, bids, (dealt, worse, impossible) = _under_the_ace()
+    weights = [2.0] + [0.0] * (PLAY_FEATURES - 1)
+    rule = math.exp(2.0) / (math.exp(2.0) + 1.0)
+    assert play_likelihood(dealt, *plays, bids, -1, 2, 0.1, weights) == pytest.approx(0.9 * rule + 0.1 / 2)
+    assert play_likelihood(worse, *plays, bids, -1, 2, 0.1, weights) == pytest.approx(0.9 * (1 - rule) + 0.1 / 2)
+    assert play_likelihood(impossible, *plays, bids, -1, 2, 0.1, weights) == 0.0
+
+
+def test_play_features_describe_the_card() -> None:
+    # Hearts trump; the KS leads the trick; seat holds AS 3S 5H and needs tricks; the QS is already played.
+    hand = _mask("AS 3S 5H")
+    played = _mask("KS QS")
+    best = 1 << parse_card("KS")
+    moves = _mask("AS 3S")
+    ace = play_features(1 << parse_card("AS"), moves, hand, 1, best, 1, True, played, False)
+    three = play_features(1 << parse_card("3S"), moves, hand, 1, best, 1, True, played, False)
+    assert len(ace) == PLAY_FEATURES
+    names = ["rule", "wins", "wins_want", "trump", "trump_want", "rank", "rank_want", "lead_rank"]
+    assert dict(zip(names, ace, strict=False)) == {
+        "rule": 1.0,
+        "wins": 1.0,
+        "wins_want": 1.0,
+        "trump": 0.0,
+        "trump_want": 0.0,
+        "rank": 1.0,
+        "rank_want": 1.0,
+        "lead_rank": 0.0,
+    }
+    assert three[:3] == [0.0, 0.0, 0.0], "the three of spades neither is the rule's card nor wins"
+    assert ace[9] == 1.0 and ace[11] == 1.0, "the ace is the top live spade and the top of the seat's spades"
+    assert three[12] == 1.0 and three[11] == 0.0, "the three is the seat's lowest spade"
 
 
 def test_cards_in_sequence_with_the_rule_card_fit_as_well() -> None:
@@ -226,3 +290,38 @@ def test_cards_in_sequence_with_the_rule_card_fit_as_well() -> None:
     plays = ([0, 1], [parse_card("AS"), parse_card("9S")])
     dealt = [_mask("AS"), _mask("9S TS"), _mask("2D"), _mask("3D")]
     assert play_likelihood(dealt, *plays, [1, 0, 0, 0], -1, 2, 0.75) == pytest.approx(0.25 + 0.75 / 2)
+
+
+def _spoiler_deal() -> Deal:
+    """Seat 0 bid 0 and took the first trick: under 10+bid its deal is lost whatever it leads now.
+
+    Leading the king of diamonds lets seat 2 take both tricks left, so seats 1 and 2
+    (bid 1 each) both miss; leading the two of spades lets each take one and make it.
+    """
+    return act(
+        deal_of(["2C 2S KD", "7H 3S QD", "8H AD 4H"], dealer=2, turn_up="9C", scoring="10+bid"),
+        "bid 0",
+        "bid 1",
+        "bid 1",
+        "play 2C",
+        "play 7H",
+        "play 8H",
+    )
+
+
+def test_without_rivalry_a_lost_deal_leaves_the_search_indifferent() -> None:
+    deal = _spoiler_deal()
+    search = _search(deal)
+    search.run([list(deal.hands)], [[0.0] * 3], 600, 10.0)
+    assert {round(row[2], 6) for row in search.results()} == {0.0}
+
+
+def test_rivalry_spoils_the_other_seats_bids_when_its_own_is_lost() -> None:
+    deal = _spoiler_deal()
+    search = _search(deal)
+    search.rivalry = 1.0
+    search.run([list(deal.hands)], [[0.0] * 3], 600, 10.0)
+    rows = {card_text(key.bit_length() - 1): (mean, points) for key, _, mean, _, points in search.results()}
+    assert card_text(search.results()[0][0].bit_length() - 1) == "KD"
+    assert rows["KD"] == (0.0, 0.0), "both other seats miss: no points to anyone"
+    assert rows["2S"][1] == 0.0 and rows["2S"][0] < -5.0, "the two of spades lets them make 11 each"

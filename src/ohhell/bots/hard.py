@@ -9,9 +9,12 @@ the most visited move is played. Deals with Magicians or Jesters get the flat
 search: in every world each candidate action is tried and the deal played out
 (:mod:`ohhell.bots.playout`: the Normal player's bids for seats still to bid,
 the fast rule of thumb for the cards with some randomness in the other seats,
-the last tricks solved exactly); a candidate's value is its mean score for the
-deal, over the same worlds for every candidate, and the best mean wins. Both
-value a deal by the scoring in force and stop at the budget.
+the last tricks solved exactly); a candidate's value is its mean over the same
+worlds for every candidate, and the best mean wins. Both value a deal by the
+scoring in force: a bid by the seat's expected points, a card by the seat's
+points less the other seats' mean (:data:`RIVALRY`): besides making its own bid,
+the Hard player sets the others (a bid already lost still leaves theirs to
+spoil). Both stop at the budget.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
@@ -30,7 +33,15 @@ from ohhell.bots.ismcts import Sampler, Search, play_likelihood
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
 from ohhell.bots.playout import EXACT_TRICKS, Playout
-from ohhell.bots.sampling import CANDIDATES, PLAIN_BIDS, BidEvidence, BidModel, deal_hidden, sample_world
+from ohhell.bots.sampling import (
+    CANDIDATES,
+    PLAIN_BIDS,
+    BidEvidence,
+    BidModel,
+    PlayModel,
+    deal_hidden,
+    sample_world,
+)
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
 from ohhell.deal import Deal
 from ohhell.scoring import deal_points
@@ -55,14 +66,28 @@ WORLDS: Final = 96
 FALLBACK_WORLDS: Final = 8
 """Worlds sampled ahead for the rare simulation whose fresh world cannot be drawn quickly."""
 BID_WINDOW: Final = 2
+RIVALRY: Final = 1.0
+"""At its cards, a deal is worth the seat's points less this share of the other seats' mean: a deal lost can still be
+spoilt for them. Bids are chosen by the seat's own expected points (``rivalry_bids`` changes that)."""
 """Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
+
+
+class _Row(NamedTuple):
+    """One searched candidate: its samples, mean value, how often its goal was met, and its own mean points."""
+
+    move: int
+    samples: int
+    value: float
+    rate: float
+    points: float
 
 
 @dataclass
 class _Tally:
-    """Scores of one candidate, world by world, and how often its goal was met (bid made, trick taken)."""
+    """Values of one candidate, world by world, its own points summed, and how often its goal was met."""
 
     scores: list[float] = field(default_factory=list)
+    points: float = 0.0
     hits: int = 0
 
     @property
@@ -96,6 +121,9 @@ class HardBot:
         bid_model: BidModel = PLAIN_BIDS,
         play_noise: float | None = None,
         play_candidates: int = CANDIDATES,
+        rivalry: float = RIVALRY,
+        rivalry_bids: bool = False,
+        play_model: PlayModel | None = None,
     ) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
@@ -116,6 +144,15 @@ class HardBot:
         (:func:`ohhell.bots.ismcts.play_likelihood`: the rule of thumb's card, or with this chance any legal one)."""
         self.play_candidates = play_candidates
         """Draws per world when plays are weighed."""
+        self.play_model = play_model
+        """Research: the tree search's worlds are also weighed by the other seats' plays so far under this learned
+        model of their play (it takes precedence over ``play_noise``)."""
+        self.rivalry = rivalry
+        """Both searches value a deal at its own points minus this share of the other seats' mean (0: its own points
+        alone)."""
+        self.rivalry_bids = rivalry_bids
+        """Whether :attr:`rivalry` counts at the bids too, or only at the cards (the default: a bid is chosen by its
+        expected points, so that a hooked dealer holding the ace of trumps never bids 0 with a plan to spoil)."""
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
         """The Hard decision for ``view.seat``; ``budget`` overrides the player's own."""
@@ -137,21 +174,22 @@ class HardBot:
             return deal.tricks_won[seat] == bid
 
         rows, intro, facts = self._rows(view, known, candidates, BID_BASE, made, rng, budget)
-        bid, _, mean, rate = rows[0]
-        summary = f"{intro}: bid {bid} scored {mean:.1f} points on average and was made in {rate:.0%} of them"
+        rivalry = self._rivalry(view)
+        best = rows[0]
+        summary = f"{intro}: bid {best.move} {_scored(best, rivalry)} and was made in {best.rate:.0%} of them"
         if len(rows) > 1:
-            summary += f"; bid {rows[1][0]} scored {rows[1][2]:.1f}"
+            summary += f"; bid {rows[1].move} {_scored(rows[1], rivalry, short=True)}"
         forbidden = dealer_forbidden(view)
         summary += forbidden_note(view, forbidden)
-        facts.append(("made_rate", round(rate, 4)))
+        facts.append(("made_rate", round(best.rate, 4)))
         if forbidden is not None:
             facts.append(("forbidden_bid", forbidden))
         return Decision(
-            action=BID_BASE + bid,
+            action=BID_BASE + best.move,
             level="hard",
             summary=summary + ".",
-            measure="mean points",
-            options=tuple(Option(BID_BASE + b, round(m, 4), n) for b, n, m, _ in rows),
+            measure=_measure(rivalry),
+            options=tuple(Option(BID_BASE + row.move, round(row.value, 4), row.samples) for row in rows),
             facts=tuple(facts),
         )
 
@@ -177,25 +215,30 @@ class HardBot:
             return deal.tricks[trick_index].winner == seat
 
         rows, intro, facts = self._rows(view, known, candidates, 0, took, rng, budget)
-        card, _, mean, rate = rows[0]
+        rivalry = self._rivalry(view)
+        best = rows[0]
+        card = best.move
         summary = (
-            f"{intro}: the {card_text(card)} scored {mean:.1f} points on average"
-            f" and took this trick in {rate:.0%} of them"
+            f"{intro}: the {card_text(card)} {_scored(best, rivalry)} and took this trick in {best.rate:.0%} of them"
         )
         if len(rows) > 1:
-            summary += f"; the next best, the {card_text(rows[1][0])}, scored {rows[1][2]:.1f}"
-        facts.append(("win_chance", round(rate, 4)))
+            summary += f"; the next best, the {card_text(rows[1].move)}, {_scored(rows[1], rivalry, short=True)}"
+        facts.append(("win_chance", round(best.rate, 4)))
         unit = "simulations" if dict(facts).get("simulations") else "worlds"
         return Decision(
             action=card,
             level="hard",
             summary=summary + ".",
-            measure="mean points",
-            options=tuple(Option(c, round(m, 4), n) for c, n, m, _ in rows),
-            card_chances=tuple((c, round(r, 4)) for c, _, _, r in rows),
+            measure=_measure(rivalry),
+            options=tuple(Option(row.move, round(row.value, 4), row.samples) for row in rows),
+            card_chances=tuple((row.move, round(row.rate, 4)) for row in rows),
             chance_label=f"share of the {unit} where it won this trick",
             facts=tuple(facts),
         )
+
+    def _rivalry(self, view: SeatView) -> float:
+        """The :attr:`rivalry` of the decision to make at ``view``."""
+        return self.rivalry if self.rivalry_bids or view.phase != "bidding" else 0.0
 
     def _rows(
         self,
@@ -206,8 +249,8 @@ class HardBot:
         goal: Callable[[Deal, int], bool],
         rng: random.Random,
         budget: Budget,
-    ) -> tuple[list[tuple[int, int, float, float]], str, list[tuple[str, float | int | str]]]:
-        """The candidates searched, best first, as (candidate, samples, mean points, goal rate); what was searched.
+    ) -> tuple[list[_Row], str, list[tuple[str, float | int | str]]]:
+        """The candidates searched, best first; what was searched.
 
         Plain-card deals get the tree search; deals with Magicians or Jesters (or a
         player built with ``tree=False``) the flat search over engine deals, where
@@ -218,17 +261,17 @@ class HardBot:
             intro = f"Searched {simulations} simulated deals over {worlds} sampled worlds"
             return rows, intro, [("worlds", worlds), ("simulations", simulations)]
         tallies, worlds = self._search(view, known, candidates, action_base, goal, rng, budget)
-        rows = [(c, worlds, tallies[c].mean, tallies[c].rate) for c in candidates]
-        rows.sort(key=lambda row: -row[2])
+        rows = [_Row(c, worlds, tallies[c].mean, tallies[c].rate, tallies[c].points / worlds) for c in candidates]
+        rows.sort(key=lambda row: -row.value)
         return rows, f"Searched {worlds} sampled worlds", [("worlds", worlds)]
 
     def _tree_search(
         self, view: SeatView, known: Knowledge, bids: Sequence[int], rng: random.Random, budget: Budget
-    ) -> tuple[list[tuple[int, int, float, float]], int, int]:
+    ) -> tuple[list[_Row], int, int]:
         """Tree search (:mod:`ohhell.bots.ismcts`) over sampled worlds.
 
-        Returns the root's moves (bid or card, visits, mean points, goal rate), most
-        visited first, with the number of simulations and of distinct worlds.
+        Returns the root's moves, most visited first, with the number of
+        simulations and of distinct worlds.
         """
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
         bidding = view.phase == "bidding"
@@ -280,6 +323,7 @@ class HardBot:
         search.own_hands = self.own_hands
         search.bid_offset = self.bid_model.offset
         search.bid_slope = self.bid_model.slope
+        search.rivalry = self._rivalry(view)
         if view.phase == "bidding":
             search.set_root_bids(list(bids))
         return search
@@ -309,7 +353,7 @@ class HardBot:
             count = min(count, FALLBACK_WORLDS)
         hands: list[list[int]] = []
         strengths: list[list[float]] = []
-        plays = self._plays(view) if self.play_noise is not None else None
+        plays = self._plays(view) if self.play_noise is not None or self.play_model is not None else None
         for _ in range(count):
             if hands and time.perf_counter() > cutoff:
                 break
@@ -349,12 +393,18 @@ class HardBot:
         """How well a sampled world explains the bids (when ``evidence``) and the plays so far."""
         dealt_now = _dealt_now(known, hidden)
         weight = evidence.likelihood(dealt_now) if evidence is not None else 1.0
-        if weight <= 0.0 or self.play_noise is None:
+        if weight <= 0.0 or (self.play_noise is None and self.play_model is None):
             return weight
         dealt = [sum(1 << c for c in cards) for cards in dealt_now]
         dealt[view.seat] = view.hand.mask | sum(1 << c for c in known.played[view.seat])
         bids = [0 if b is None else b for b in view.bids]
         trump = -1 if view.trump is None else view.trump
+        if self.play_model is not None:
+            model = self.play_model
+            return weight * play_likelihood(
+                dealt, plays[0], plays[1], bids, trump, view.seat, model.floor, list(model.weights)
+            )
+        assert self.play_noise is not None
         return weight * play_likelihood(dealt, plays[0], plays[1], bids, trump, view.seat, self.play_noise)
 
     def _sampler(
@@ -390,7 +440,7 @@ class HardBot:
         rng: random.Random,
         limit: int,
         deadline: float,
-    ) -> tuple[list[tuple[int, int, float, float]], int, int]:
+    ) -> tuple[list[_Row], int, int]:
         """One small tree per sampled world (each seeing that world's every hand), their root visits summed."""
         totals: dict[int, list[float]] = {}
         simulations = 0
@@ -405,14 +455,15 @@ class HardBot:
             runs = min(self.per_world, limit - simulations)
             simulations += search.run([world], [strength], runs, deadline - time.perf_counter())
             worlds += 1
-            for key, visits, mean, hits in search.results():
-                row = totals.setdefault(key, [0.0, 0.0, 0.0, 0.0])
+            for key, visits, mean, hits, points in search.results():
+                row = totals.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0.0])
                 row[0] += visits
                 row[1] += mean
                 row[2] += 1
                 row[3] += hits
+                row[4] += points
         ranked = sorted(totals.items(), key=lambda item: (-item[1][0], -item[1][1] / item[1][2]))
-        merged = [(key, int(v), m / w, int(h)) for key, (v, m, w, h) in ranked]
+        merged = [(key, int(v), m / w, int(h), p / w) for key, (v, m, w, h, p) in ranked]
         return _rows(merged, view.phase == "bidding"), simulations, worlds
 
     def _search(
@@ -434,6 +485,7 @@ class HardBot:
         others_bid = any(b is not None for s, b in enumerate(view.bids) if s != view.seat)
         evidence = BidEvidence.from_view(known, view, self.bid_model) if self.bid_evidence and others_bid else None
         tallies = {c: _Tally() for c in candidates}
+        rivalry = self._rivalry(view)
         worlds = 0
         while True:
             world = sample_world(view, known, rng, evidence)
@@ -447,7 +499,9 @@ class HardBot:
                 hit = goal(deal, candidate)
                 assert deal.points is not None
                 tally = tallies[candidate]
-                tally.scores.append(deal.points[view.seat])
+                own = deal.points[view.seat]
+                tally.scores.append(own - rivalry * (sum(deal.points) - own) / (len(deal.points) - 1))
+                tally.points += own
                 tally.hits += hit
             worlds += 1
             if budget.iterations is not None and worlds >= budget.iterations:
@@ -455,6 +509,24 @@ class HardBot:
             if time.perf_counter() >= deadline or (worlds >= MIN_WORLDS and _clear_leader(tallies)):
                 break
         return tallies, worlds
+
+
+def _others(rivalry: float) -> str:
+    """The share of the other seats' mean points a value counts against the seat's own, in words."""
+    return "the other seats' mean" if rivalry == 1 else f"{rivalry:g} times the other seats' mean"
+
+
+def _measure(rivalry: float) -> str:
+    """What the options' values are."""
+    return f"mean points less {_others(rivalry)}" if rivalry else "mean points"
+
+
+def _scored(row: _Row, rivalry: float, short: bool = False) -> str:
+    """A candidate's result in words: its mean points, and the value it was weighed by when that differs."""
+    text = f"scored {row.points:.1f}" if short else f"scored {row.points:.1f} points on average"
+    if rivalry:
+        text += f" ({row.value:+.1f} against {_others(rivalry)})"
+    return text
 
 
 def _clear_leader(tallies: dict[int, _Tally]) -> bool:
@@ -495,9 +567,9 @@ def _dealt_now(known: Knowledge, hidden: list[list[Card]]) -> list[list[Card]]:
     return [[*hidden[s], *known.played[s]] if s != known.seat else [] for s in range(known.players)]
 
 
-def _rows(results: list[tuple[int, int, float, int]], bidding: bool) -> list[tuple[int, int, float, float]]:
-    """A search's root moves as (bid or card, visits, mean points, goal rate)."""
+def _rows(results: list[tuple[int, int, float, int, float]], bidding: bool) -> list[_Row]:
+    """A search's root moves (bid or card) as rows."""
     return [
-        (-key - 1 if bidding else key.bit_length() - 1, visits, mean, hits / visits)
-        for key, visits, mean, hits in results
+        _Row(-key - 1 if bidding else key.bit_length() - 1, visits, mean, hits / visits, points)
+        for key, visits, mean, hits, points in results
     ]

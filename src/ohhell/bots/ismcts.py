@@ -29,6 +29,8 @@ from ohhell.bots.endgame import SUIT_BITS
 from ohhell.bots.endgame import suit_of_bit as _suit
 
 MASK32: Final = 0xFFFFFFFF
+FULL: Final = (1 << 52) - 1
+"""Every card of the standard pack."""
 
 
 def _xorshift(x: int) -> int:
@@ -208,6 +210,8 @@ class Node:
         self.total = 0.0
         self.avail = 1
         self.hits = 0
+        self.scored = 0.0
+        """At the root's moves: the searching seat's own points summed (its value may count the others' too)."""
         self.by_hand: dict[int, Node] = {}
         """With :attr:`Search.own_hands`: an opponent's statistics at this history, by the hand it holds."""
 
@@ -282,6 +286,8 @@ class Search:
         self.bid_offset = 0.0
         self.bid_slope = 1.0
         """Seats still to bid bid about ``bid_offset + bid_slope * strength`` (see ``sampling.BidModel``)."""
+        self.rivalry = 0.0
+        """The searching seat values a deal at its points minus this share of the other seats' mean points."""
 
     # ------------------------------------------------------------ randomness
 
@@ -484,13 +490,21 @@ class Search:
         width = size + 1
         made = won[seat] == bids[seat]
         hit = made if self.bidding else first_winner == seat
+        own = float(points[bids[seat] * width + won[seat]])
+        if self.rivalry:
+            others = 0
+            for s in range(players):
+                if s != seat:
+                    others += points[bids[s] * width + won[s]]
+            own -= self.rivalry * others / (players - 1)
         for i in range(len(path)):
             child = path[i]
             mover = movers[i]
             child.visits += 1
-            child.total += points[bids[mover] * width + won[mover]]
+            child.total += own if mover == seat else points[bids[mover] * width + won[mover]]
         if path:
             path[0].hits += hit
+            path[0].scored += points[bids[seat] * width + won[seat]]
 
     def _select(self, node: Node, keys: list[int], path: list[Node], movers: list[int], mover: int) -> int:
         """UCB among ``keys`` at ``node``; returns the key (:attr:`expanded` says whether its child is new)."""
@@ -573,12 +587,15 @@ class Search:
 
     # ------------------------------------------------------------ results
 
-    def results(self) -> list[tuple[int, int, float, int]]:
-        """The root's moves: ``(key, visits, mean points, hits)``, most visited first."""
+    def results(self) -> list[tuple[int, int, float, int, float]]:
+        """The root's moves: ``(key, visits, mean value, hits, mean points)``, most visited first.
+
+        The value is the seat's own points less :attr:`rivalry` times the other seats' mean.
+        """
         rows = []
         for key, child in self.root.children.items():
             if child.visits:
-                rows.append((key, child.visits, child.total / child.visits, child.hits))
+                rows.append((key, child.visits, child.total / child.visits, child.hits, child.scored / child.visits))
         rows.sort(key=lambda row: (-row[1], -row[2]))
         return rows
 
@@ -650,15 +667,104 @@ def rule_move(moves: int, count: int, best: int, trump: int, want: bool) -> int:
     return _top_rank(losers) if losers else _bottom_rank(moves)
 
 
+PLAY_FEATURES: Final = 16
+"""Length of :func:`play_features`' vector."""
+
+
+def play_features(
+    bit: int, moves: int, hand: int, count: int, best: int, trump: int, want: bool, played: int, last: bool
+) -> list[float]:
+    """What a learned model of another seat's play (:func:`play_likelihood`'s ``weights``) sees of one legal card.
+
+    ``bit`` is the card, ``moves`` the seat's legal cards, ``hand`` all its cards before playing, ``count`` the
+    cards already in the trick (``best`` the winning one), ``want`` whether the seat
+    still needs tricks, ``played`` every card played in the deal so far (the trick's
+    included) and ``last`` whether the seat plays the trick's last card.
+    """
+    suit = _suit(bit)
+    rank = (bit.bit_length() - 1 - 13 * suit) / 12.0
+    w = 1.0 if want else 0.0
+    lead = 1.0 if count == 0 else 0.0
+    wins = 1.0 if count and _beats_in(bit, best, trump) else 0.0
+    is_trump = 1.0 if suit == trump else 0.0
+    own = hand & SUIT_BITS[suit]
+    above = SUIT_BITS[suit] & ~((bit << 1) - 1)
+    boss = 0.0 if above & ~played & ~hand else 1.0
+    top = 0.0 if own & above else 1.0
+    bottom = 0.0 if own & (bit - 1) else 1.0
+    length = own.bit_count() / 10.0
+    rule = 1.0 if same_move(rule_move(moves, count, best, trump, want), bit, hand | played) else 0.0
+    return [
+        rule,
+        wins,
+        wins * w,
+        is_trump,
+        is_trump * w,
+        rank,
+        rank * w,
+        lead * rank,
+        lead * rank * w,
+        boss,
+        boss * w,
+        top,
+        bottom,
+        lead * length,
+        wins * (1.0 if last else 0.0),
+        lead * length * w,
+    ]
+
+
+def _learned_chance(
+    weights: list[float],
+    bit: int,
+    moves: int,
+    hand: int,
+    count: int,
+    best: int,
+    trump: int,
+    want: bool,
+    played: int,
+    last: bool,
+) -> float:
+    """The chance the learned model gives the move of ``bit`` among the distinct legal moves."""
+    distinct = _distinct(moves, ~(hand | played) & FULL)
+    total = 0.0
+    chosen = 0.0
+    rest = distinct
+    seen = hand | played
+    while rest:
+        move = rest & -rest
+        rest ^= move
+        features = play_features(move, moves, hand, count, best, trump, want, played, last)
+        z = 0.0
+        for i in range(len(features)):
+            z += weights[i] * features[i]
+        e = math.exp(z)
+        total += e
+        if same_move(move, bit, seen):
+            chosen = e
+    return chosen / total
+
+
 def play_likelihood(
-    dealt: list[int], seats: list[int], cards: list[int], bids: list[int], trump: int, me: int, noise: float
+    dealt: list[int],
+    seats: list[int],
+    cards: list[int],
+    bids: list[int],
+    trump: int,
+    me: int,
+    noise: float,
+    weights: list[float] | None = None,
 ) -> float:
     """How likely the cards the other seats played are, had they been dealt ``dealt`` (hand masks, every seat).
 
-    The model of a seat's play: the rule of thumb's card (or one in sequence with
-    it) with probability ``1 - noise``, otherwise any legal card. ``seats`` and
-    ``cards`` (indices) are the plays of the deal so far, in order; the plays of
-    ``me`` carry no evidence. 0 when a world could not have made the plays.
+    The model of a seat's play: without ``weights``, the rule of thumb's card (or
+    one in sequence with it) with probability ``1 - noise``, otherwise any legal
+    card; with ``weights`` (:data:`PLAY_FEATURES` of them), a softmax over the
+    distinct legal cards of ``weights`` · :func:`play_features`, mixed with a
+    uniform pick at ``noise``. ``seats`` and ``cards`` (indices) are the plays of
+    the deal so far, in order; the plays of ``me`` carry no evidence. 0 when a
+    world could not have made the plays.
     """
     players = len(dealt)
     hands = list(dealt)
@@ -682,7 +788,24 @@ def play_likelihood(
                 if follow:
                     moves = follow
             n = moves.bit_count()
-            if n > 1:
+            if n > 1 and weights is not None:
+                likelihood *= (
+                    _learned_chance(
+                        weights,
+                        bit,
+                        moves,
+                        hand,
+                        count,
+                        best,
+                        trump,
+                        bids[seat] > won[seat],
+                        played,
+                        count == players - 1,
+                    )
+                    * (1.0 - noise)
+                    + noise / _distinct(moves, ~(hand | played) & FULL).bit_count()
+                )
+            elif n > 1:
                 rule = rule_move(moves, count, best, trump, bids[seat] > won[seat])
                 same = same_move(rule, bit, hand | played)
                 likelihood *= (1.0 - noise) + noise / n if same else noise / n

@@ -130,6 +130,16 @@ PLAIN_BIDS = BidModel()
 
 
 @dataclass(frozen=True)
+class PlayModel:
+    """How another seat picks its card: a softmax over its distinct legal cards of ``weights`` · the card's
+    :func:`ohhell.bots.ismcts.play_features`, mixed with a uniform pick at ``floor`` (so that no world is ruled out
+    by one surprising play). Fitted to recorded games by ``bench/bid_model.py --learn-plays``."""
+
+    weights: tuple[float, ...]
+    floor: float = 0.1
+
+
+@dataclass(frozen=True)
 class BidEvidence:
     """How likely each seat's bid is given the cards a world dealt it, from a quick per-card strength."""
 
