@@ -7,7 +7,8 @@ from what the seat knows), walks down the tree choosing each move by UCB among
 the moves legal in that world (a move's *availability* counts the visits in
 which it could have been chosen), adds one node, and plays the rest out with a
 quick rule of thumb. Every seat's choices in the tree maximize its own points
-for the deal under the scoring in force.
+for the deal under the scoring in force; the searching seat's may instead count
+its points less a share of the other seats' mean (:attr:`Search.rivalry`).
 
 Seats still to bid after the searching seat bid from their sampled hand, by a
 per-card strength (the same one the sampler weighs bids with): a bid is a
