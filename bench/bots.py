@@ -212,6 +212,7 @@ class HardSettings:
     rivalry: float = RIVALRY
     rivalry_bids: bool = False
     play_model: str | None = None
+    other_exploration: float = 1.0
     """A learned model of the other seats' play (a key of :data:`PLAY_MODELS`) to weigh worlds by."""
 
     def bot(self) -> HardBot:
@@ -234,6 +235,7 @@ class HardSettings:
             rivalry=self.rivalry,
             rivalry_bids=self.rivalry_bids,
             play_model=None if self.play_model is None else PLAY_MODELS[self.play_model],
+            other_exploration=self.other_exploration,
         )
         if isinstance(bot, CheatingHard) and self.cheat is not None:
             bot.phases = CHEATS[self.cheat]
@@ -554,6 +556,12 @@ def main() -> None:
         help="Hard's tree search: weigh worlds by the plays under this learned model of them",
     )
     parser.add_argument(
+        "--hard-other-c",
+        type=float,
+        default=1.0,
+        help="Hard's tree search: the other seats' exploration at their cards, as a multiple of ours",
+    )
+    parser.add_argument(
         "--reference",
         choices=REFERENCES,
         help="strength: this OpenSpiel bot takes our seat instead of Hard (what the goal asks of a player)",
@@ -584,6 +592,7 @@ def main() -> None:
         args.hard_rivalry,
         args.hard_rivalry_bids,
         args.hard_play_model,
+        args.hard_other_c,
     )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
@@ -605,6 +614,7 @@ def main() -> None:
             "rivalry": args.hard_rivalry,
             "rivalry_bids": args.hard_rivalry_bids,
             "play_model": args.hard_play_model,
+            "other_exploration": args.hard_other_c,
         },
         "reference": args.reference,
     }

@@ -194,6 +194,7 @@ VARIANTS = {
     "own points only": HardBot(rivalry=0.0),
     "flat, own points only": HardBot(tree=False, rivalry=0.0),
     "rivalry at the bids too": HardBot(rivalry_bids=True),
+    "other seats exploring more": HardBot(other_exploration=2.0),
 }
 
 
@@ -325,3 +326,20 @@ def test_rivalry_spoils_the_other_seats_bids_when_its_own_is_lost() -> None:
     assert card_text(search.results()[0][0].bit_length() - 1) == "KD"
     assert rows["KD"] == (0.0, 0.0), "both other seats miss: no points to anyone"
     assert rows["2S"][1] == 0.0 and rows["2S"][0] < -5.0, "the two of spades lets them make 11 each"
+
+
+def test_other_seats_exploring_more_spread_their_choices() -> None:
+    # In this position the next seat has six cards and one clearly best: at the usual exploration it plays that
+    # card in 95% of the visits below our most searched card; exploring eight times as much, in well under half.
+    deal = _midgame(4)
+    seat = deal.to_act
+    shares = []
+    for factor in (1.0, 8.0):
+        search = _search(deal)
+        search.other_exploration = factor
+        search.run([list(deal.hands)], [[0.0] * deal.players], 3000, 10.0)
+        ours = max(search.root.children.values(), key=lambda child: child.visits)
+        theirs = [child.visits for child in ours.children.values()]
+        assert len(theirs) > 1, f"seat {(seat + 1) % deal.players} has a choice in this position"
+        shares.append(max(theirs) / sum(theirs))
+    assert shares[0] > 0.9 > 0.5 > shares[1], "the next seat's best card takes a smaller share of its visits"

@@ -124,6 +124,7 @@ class HardBot:
         rivalry: float = RIVALRY,
         rivalry_bids: bool = False,
         play_model: PlayModel | None = None,
+        other_exploration: float = 1.0,
     ) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
@@ -147,9 +148,11 @@ class HardBot:
         self.play_model = play_model
         """Research: the tree search's worlds are also weighed by the other seats' plays so far under this learned
         model of their play (it takes precedence over ``play_noise``)."""
+        self.other_exploration = other_exploration
+        """Research: the other seats' exploration at their cards in the tree, as a multiple of ``exploration``."""
         self.rivalry = rivalry
-        """Both searches value a deal at its own points minus this share of the other seats' mean (0: its own points
-        alone)."""
+        """At the seat's cards (and its bids with :attr:`rivalry_bids`) both searches value a deal at its own points
+        minus this share of the other seats' mean (0: its own points alone)."""
         self.rivalry_bids = rivalry_bids
         """Whether :attr:`rivalry` counts at the bids too, or only at the cards (the default: a bid is chosen by its
         expected points, so that a hooked dealer holding the ace of trumps never bids 0 with a plan to spoil)."""
@@ -324,6 +327,7 @@ class HardBot:
         search.bid_offset = self.bid_model.offset
         search.bid_slope = self.bid_model.slope
         search.rivalry = self._rivalry(view)
+        search.other_exploration = self.other_exploration
         if view.phase == "bidding":
             search.set_root_bids(list(bids))
         return search

@@ -289,6 +289,9 @@ class Search:
         """Seats still to bid bid about ``bid_offset + bid_slope * strength`` (see ``sampling.BidModel``)."""
         self.rivalry = 0.0
         """The searching seat values a deal at its points minus this share of the other seats' mean points."""
+        self.other_exploration = 1.0
+        """The other seats' exploration constant at their cards, as a multiple of :attr:`exploration` (above 1: the
+        search expects them to stray more from their best card)."""
 
     # ------------------------------------------------------------ randomness
 
@@ -548,7 +551,7 @@ class Search:
         chosen: Node | None = None
         chosen_bit = 0
         top = -1e300
-        c = self.exploration
+        c = self.exploration if mover == self.seat else self.exploration * self.other_exploration
         rest = moves
         while rest:
             bit = rest & -rest
