@@ -115,6 +115,7 @@ def _choice(view: SeatView, card: int) -> tuple[list[list[float]], int] | None:
     count = len(view.trick)
     best = 1 << view.trick[trick_status(view.trick, trump)[0]] if view.trick else 0
     want = (view.bids[view.seat] or 0) > view.tricks_won[view.seat]
+    rule = rule_move(moves, count, best, trump, want)
     features: list[list[float]] = []
     chosen = -1
     rest = distinct
@@ -123,7 +124,7 @@ def _choice(view: SeatView, card: int) -> tuple[list[list[float]], int] | None:
         rest ^= bit
         if same_move(bit, 1 << card, hand | played):
             chosen = len(features)
-        features.append(play_features(bit, moves, hand, count, best, trump, want, played, count == view.players - 1))
+        features.append(play_features(bit, rule, hand, count, best, trump, want, played, count == view.players - 1))
     return features, chosen
 
 

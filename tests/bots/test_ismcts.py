@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from ohhell.bots.base import Budget
 from ohhell.bots.hard import HardBot
-from ohhell.bots.ismcts import PLAY_FEATURES, Sampler, Search, _distinct, play_features, play_likelihood
+from ohhell.bots.ismcts import (
+    PLAY_FEATURES,
+    Sampler,
+    Search,
+    _distinct,
+    play_features,
+    play_likelihood,
+    rule_move,
+)
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.sampling import BidModel
 from ohhell.cards import SUIT_MASKS, card_text, parse_card
@@ -266,9 +274,9 @@ def test_play_features_describe_the_card() -> None:
     hand = _mask("AS 3S 5H")
     played = _mask("KS QS")
     best = 1 << parse_card("KS")
-    moves = _mask("AS 3S")
-    ace = play_features(1 << parse_card("AS"), moves, hand, 1, best, 1, True, played, False)
-    three = play_features(1 << parse_card("3S"), moves, hand, 1, best, 1, True, played, False)
+    rule = rule_move(_mask("AS 3S"), 1, best, 1, True)
+    ace = play_features(1 << parse_card("AS"), rule, hand, 1, best, 1, True, played, False)
+    three = play_features(1 << parse_card("3S"), rule, hand, 1, best, 1, True, played, False)
     assert len(ace) == PLAY_FEATURES
     names = ["rule", "wins", "wins_want", "trump", "trump_want", "rank", "rank_want", "lead_rank"]
     assert dict(zip(names, ace, strict=False)) == {

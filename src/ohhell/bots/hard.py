@@ -66,10 +66,10 @@ WORLDS: Final = 96
 FALLBACK_WORLDS: Final = 8
 """Worlds sampled ahead for the rare simulation whose fresh world cannot be drawn quickly."""
 BID_WINDOW: Final = 2
+"""Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
 RIVALRY: Final = 1.0
 """At its cards, a deal is worth the seat's points less this share of the other seats' mean: a deal lost can still be
 spoilt for them. Bids are chosen by the seat's own expected points (``rivalry_bids`` changes that)."""
-"""Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
 
 
 class _Row(NamedTuple):

@@ -494,7 +494,8 @@ class Search:
         width = size + 1
         made = won[seat] == bids[seat]
         hit = made if self.bidding else first_winner == seat
-        own = float(points[bids[seat] * width + won[seat]])
+        mine = points[bids[seat] * width + won[seat]]
+        own = float(mine)
         if self.rivalry:
             others = 0
             for s in range(players):
@@ -508,7 +509,7 @@ class Search:
             child.total += own if mover == seat else points[bids[mover] * width + won[mover]]
         if path:
             path[0].hits += hit
-            path[0].scored += points[bids[seat] * width + won[seat]]
+            path[0].scored += mine
 
     def _select(self, node: Node, keys: list[int], path: list[Node], movers: list[int], mover: int) -> int:
         """UCB among ``keys`` at ``node``; returns the key (:attr:`expanded` says whether its child is new)."""
@@ -676,11 +677,12 @@ PLAY_FEATURES: Final = 16
 
 
 def play_features(
-    bit: int, moves: int, hand: int, count: int, best: int, trump: int, want: bool, played: int, last: bool
+    bit: int, rule: int, hand: int, count: int, best: int, trump: int, want: bool, played: int, last: bool
 ) -> list[float]:
     """What a learned model of another seat's play (:func:`play_likelihood`'s ``weights``) sees of one legal card.
 
-    ``bit`` is the card, ``moves`` the seat's legal cards, ``hand`` all its cards before playing, ``count`` the
+    ``bit`` is the card, ``rule`` the rule of thumb's card (:func:`rule_move` of the seat's legal cards), ``hand``
+    all its cards before playing, ``count`` the
     cards already in the trick (``best`` the winning one), ``want`` whether the seat
     still needs tricks, ``played`` every card played in the deal so far (the trick's
     included) and ``last`` whether the seat plays the trick's last card.
@@ -697,9 +699,8 @@ def play_features(
     top = 0.0 if own & above else 1.0
     bottom = 0.0 if own & (bit - 1) else 1.0
     length = own.bit_count() / 10.0
-    rule = 1.0 if same_move(rule_move(moves, count, best, trump, want), bit, hand | played) else 0.0
     return [
-        rule,
+        1.0 if same_move(rule, bit, hand | played) else 0.0,
         wins,
         wins * w,
         is_trump,
@@ -720,6 +721,7 @@ def play_features(
 
 def _learned_chance(
     weights: list[float],
+    noise: float,
     bit: int,
     moves: int,
     hand: int,
@@ -730,16 +732,18 @@ def _learned_chance(
     played: int,
     last: bool,
 ) -> float:
-    """The chance the learned model gives the move of ``bit`` among the distinct legal moves."""
-    distinct = _distinct(moves, ~(hand | played) & FULL)
+    """The chance the learned model, mixed with a uniform pick at ``noise``, gives the move of ``bit`` among the
+    distinct legal moves."""
+    seen = hand | played
+    distinct = _distinct(moves, ~seen & FULL)
+    rule = rule_move(moves, count, best, trump, want)
     total = 0.0
     chosen = 0.0
     rest = distinct
-    seen = hand | played
     while rest:
         move = rest & -rest
         rest ^= move
-        features = play_features(move, moves, hand, count, best, trump, want, played, last)
+        features = play_features(move, rule, hand, count, best, trump, want, played, last)
         z = 0.0
         for i in range(len(features)):
             z += weights[i] * features[i]
@@ -747,7 +751,7 @@ def _learned_chance(
         total += e
         if same_move(move, bit, seen):
             chosen = e
-    return chosen / total
+    return chosen / total * (1.0 - noise) + noise / distinct.bit_count()
 
 
 def play_likelihood(
@@ -793,21 +797,9 @@ def play_likelihood(
                     moves = follow
             n = moves.bit_count()
             if n > 1 and weights is not None:
-                likelihood *= (
-                    _learned_chance(
-                        weights,
-                        bit,
-                        moves,
-                        hand,
-                        count,
-                        best,
-                        trump,
-                        bids[seat] > won[seat],
-                        played,
-                        count == players - 1,
-                    )
-                    * (1.0 - noise)
-                    + noise / _distinct(moves, ~(hand | played) & FULL).bit_count()
+                want = bids[seat] > won[seat]
+                likelihood *= _learned_chance(
+                    weights, noise, bit, moves, hand, count, best, trump, want, played, count == players - 1
                 )
             elif n > 1:
                 rule = rule_move(moves, count, best, trump, bids[seat] > won[seat])
