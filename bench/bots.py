@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots import make_bot
@@ -163,6 +163,10 @@ class CheatingHard(HardBot):
     deal: Deal | None = None
     phases: tuple[str, ...] = ("bidding", "playing")
     """The decisions it cheats at; at the others it samples worlds like the fair player."""
+    from_trick: int = 0
+    """With a value: it cheats at its cards only from this trick (1 the first) on."""
+    until_trick: int = 0
+    """With a value: it cheats at its cards only before this trick."""
 
     def _world_pool(
         self,
@@ -174,7 +178,9 @@ class CheatingHard(HardBot):
         budget: Budget,
         deadline: float,
     ) -> tuple[list[list[int]], list[list[float]]]:
-        if view.phase not in self.phases:
+        trick = len(view.tricks) + 1
+        late = (self.from_trick and trick < self.from_trick) or (self.until_trick and trick >= self.until_trick)
+        if view.phase not in self.phases or late:
             return super()._world_pool(view, known, evidence, weigh, rng, budget, deadline)
         assert self.deal is not None, "the benchmark sets the true deal"
         hands = list(self.deal.hands)
@@ -183,7 +189,16 @@ class CheatingHard(HardBot):
         return [hands], [strengths]
 
 
-CHEATS: Final = {"all": ("bidding", "playing"), "bids": ("bidding",), "plays": ("playing",)}
+CHEATS: Final = {
+    "all": ("bidding", "playing"),
+    "bids": ("bidding",),
+    "plays": ("playing",),
+    "early": ("playing",),
+    "late": ("playing",),
+}
+CHEAT_FROM: Final = {"late": 6}
+"""``--hard-cheat late``: the true deal at the cards of tricks 6-10 only; ``early``: of tricks 1-5 only."""
+CHEAT_UNTIL: Final = {"early": 6}
 """What ``--hard-cheat`` hands the true deal to: the decisions (phases) of each choice."""
 
 
@@ -214,10 +229,17 @@ class HardSettings:
     play_model: str | None = None
     other_exploration: float = 1.0
     """A learned model of the other seats' play (a key of :data:`PLAY_MODELS`) to weigh worlds by."""
+    other_policy: str | None = None
+    """How the other seats pick their cards in Hard's tree: "rule", a key of :data:`PLAY_MODELS`, or None (UCB)."""
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
         budget = Budget(self.seconds, self.worlds) if self.seconds or self.worlds else DEFAULT_BUDGET
+        policy: PlayModel | Literal["rule"] | None = None
+        if self.other_policy == "rule":
+            policy = "rule"
+        elif self.other_policy is not None:
+            policy = PLAY_MODELS[self.other_policy]
         bot = (CheatingHard if self.cheat else HardBot)(
             budget,
             noise=self.noise,
@@ -236,9 +258,12 @@ class HardSettings:
             rivalry_bids=self.rivalry_bids,
             play_model=None if self.play_model is None else PLAY_MODELS[self.play_model],
             other_exploration=self.other_exploration,
+            other_policy=policy,
         )
         if isinstance(bot, CheatingHard) and self.cheat is not None:
             bot.phases = CHEATS[self.cheat]
+            bot.from_trick = CHEAT_FROM.get(self.cheat, 0)
+            bot.until_trick = CHEAT_UNTIL.get(self.cheat, 0)
         return bot
 
 
@@ -532,7 +557,7 @@ def main() -> None:
         const="all",
         choices=tuple(CHEATS),
         help="strength, research only: Hard's tree search is handed the true deal (perfect inference)"
-        " at its bids, its plays or all its decisions (the default)",
+        " at its bids, its plays (early: tricks 1-5, late: 6-10) or all its decisions (the default)",
     )
     parser.add_argument(
         "--hard-bid-model", choices=tuple(BID_MODELS), default="default", help="how Hard reads the other seats' bids"
@@ -560,6 +585,11 @@ def main() -> None:
         type=float,
         default=1.0,
         help="Hard's tree search: the other seats' exploration at their cards, as a multiple of ours",
+    )
+    parser.add_argument(
+        "--hard-other-policy",
+        choices=("rule", *PLAY_MODELS),
+        help="Hard's tree search: the other seats pick their cards by this model of their play instead of by UCB",
     )
     parser.add_argument(
         "--reference",
@@ -593,6 +623,7 @@ def main() -> None:
         args.hard_rivalry_bids,
         args.hard_play_model,
         args.hard_other_c,
+        args.hard_other_policy,
     )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
@@ -615,6 +646,7 @@ def main() -> None:
             "rivalry_bids": args.hard_rivalry_bids,
             "play_model": args.hard_play_model,
             "other_exploration": args.hard_other_c,
+            "other_policy": args.hard_other_policy,
         },
         "reference": args.reference,
     }

@@ -68,3 +68,24 @@ def test_a_reference_bot_can_take_our_seat_and_the_engines_still_agree() -> None
     result = b.play_openspiel(b.Seating(0, 2, "ismcts-1.5", b.HardSettings(worlds=2), reference="ismcts-4"))
     assert result["seat"] == 2 and len(result["times"]) == 11  # a bid and ten cards, all by the reference
     assert sum(result["tricks"]) == 10
+
+
+def test_the_inference_probe_scores_pools_against_the_true_deal() -> None:
+    bench_dir = str(Path(__file__).parents[2] / "bench")
+    sys.path.insert(0, bench_dir)  # bench/inference.py imports bench/bots.py as ``bots``
+    try:
+        spec = importlib.util.spec_from_file_location("bench_inference", Path(bench_dir) / "inference.py")
+        assert spec is not None and spec.loader is not None
+        inference = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(inference)
+    finally:
+        sys.path.remove(bench_dir)
+    game = inference.probe_game((100, 0))
+    assert game["bids"][0] == game["predicted"]["bid"]
+    assert 0.0 <= game["predicted"]["rate"] <= 1.0
+    probed = {(trick, name) for trick, name, _ in game["holders"]}
+    assert {name for _, name in probed} == set(inference.SCHEMES)
+    assert {trick for trick, _ in probed} <= set(inference.PROBE_TRICKS)
+    # Every share lies strictly between nothing known (0) and every hidden card placed right (1).
+    for _, _, share in game["holders"]:
+        assert 0.0 < share < 1.0

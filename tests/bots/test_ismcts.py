@@ -22,7 +22,7 @@ from ohhell.bots.ismcts import (
     rule_move,
 )
 from ohhell.bots.knowledge import read_view
-from ohhell.bots.sampling import BidModel
+from ohhell.bots.sampling import BidModel, PlayModel
 from ohhell.cards import SUIT_MASKS, card_text, parse_card
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.rules import Rules
@@ -203,6 +203,8 @@ VARIANTS = {
     "flat, own points only": HardBot(tree=False, rivalry=0.0),
     "rivalry at the bids too": HardBot(rivalry_bids=True),
     "other seats exploring more": HardBot(other_exploration=2.0),
+    "other seats by the rule of thumb": HardBot(other_policy="rule"),
+    "other seats by a learned model": HardBot(other_policy=PlayModel(weights=(1.0,) + (0.5,) * (PLAY_FEATURES - 1))),
 }
 
 
@@ -351,3 +353,25 @@ def test_other_seats_exploring_more_spread_their_choices() -> None:
         assert len(theirs) > 1, f"seat {(seat + 1) % deal.players} has a choice in this position"
         shares.append(max(theirs) / sum(theirs))
     assert shares[0] > 0.9 > 0.5 > shares[1], "the next seat's best card takes a smaller share of its visits"
+
+
+def _next_seat_shares(deal: Deal, policy: int, weights: list[float], skill: float = 0.5) -> list[float]:
+    """The next seat's cards below our most searched card, each as a share of its visits there."""
+    search = _search(deal)
+    search.skill = skill
+    search.other_policy = policy
+    search.other_weights = weights
+    search.run([list(deal.hands)], [[0.0] * deal.players], 3000, 10.0)
+    ours = max(search.root.children.values(), key=lambda child: child.visits)
+    theirs = [child.visits for child in ours.children.values()]
+    return sorted((v / sum(theirs) for v in theirs), reverse=True)
+
+
+def test_other_seats_can_play_by_a_model_of_their_hand() -> None:
+    deal = _midgame(4)
+    # By the rule of thumb alone (skill 1) the next seat always plays the rule's card.
+    assert _next_seat_shares(deal, 1, [], skill=1.0) == [1.0]
+    # A learned model that all but always picks the rule's card does the same; a flat one spreads the choice.
+    assert _next_seat_shares(deal, 2, [30.0] + [0.0] * (PLAY_FEATURES - 1)) == [1.0]
+    flat = _next_seat_shares(deal, 2, [0.0] * PLAY_FEATURES)
+    assert len(flat) > 1 and flat[0] < 0.75, "a uniform model picks among the distinct cards"

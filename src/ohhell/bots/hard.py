@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
@@ -125,6 +125,7 @@ class HardBot:
         rivalry_bids: bool = False,
         play_model: PlayModel | None = None,
         other_exploration: float = 1.0,
+        other_policy: PlayModel | Literal["rule"] | None = None,
     ) -> None:
         self.budget = budget
         self.bid_evidence = bid_evidence
@@ -150,6 +151,9 @@ class HardBot:
         model of their play (it takes precedence over ``play_noise``)."""
         self.other_exploration = other_exploration
         """Research: the other seats' exploration at their cards in the tree, as a multiple of ``exploration``."""
+        self.other_policy = other_policy
+        """Research: how the other seats pick their cards in the tree search: by UCB on their own points (None), by
+        the play-outs' rule of thumb from the hand they hold ("rule"), or by a learned model of their play."""
         self.rivalry = rivalry
         """At the seat's cards (and its bids with :attr:`rivalry_bids`) both searches value a deal at its own points
         minus this share of the other seats' mean (0: its own points alone)."""
@@ -328,6 +332,11 @@ class HardBot:
         search.bid_slope = self.bid_model.slope
         search.rivalry = self._rivalry(view)
         search.other_exploration = self.other_exploration
+        if isinstance(self.other_policy, PlayModel):
+            search.other_policy = 2
+            search.other_weights = list(self.other_policy.weights)
+        elif self.other_policy == "rule":
+            search.other_policy = 1
         if view.phase == "bidding":
             search.set_root_bids(list(bids))
         return search

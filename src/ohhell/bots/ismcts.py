@@ -292,6 +292,11 @@ class Search:
         self.other_exploration = 1.0
         """The other seats' exploration constant at their cards, as a multiple of :attr:`exploration` (above 1: the
         search expects them to stray more from their best card)."""
+        self.other_policy = 0
+        """How the other seats pick their cards in the tree: 0 by UCB on their own points; 1 by the play-outs' rule
+        (:meth:`_rollout_card`); 2 by a softmax of :attr:`other_weights` · :func:`play_features` over their distinct
+        legal cards. With 1 or 2 their cards are chance moves of a model, chosen from the hand they hold."""
+        self.other_weights: list[float] = []
 
     # ------------------------------------------------------------ randomness
 
@@ -458,6 +463,17 @@ class Search:
                         child = Node()
                         node.children[bit] = child
                     node = child
+            elif in_tree and to_act != seat and self.other_policy:
+                live = (~played | table) & ~hand & FULL
+                bit = self._model_card(
+                    _distinct(moves, live), moves, count, led, best, bids[to_act] - won[to_act], hand, played
+                )
+                child = node.children.get(bit)
+                if child is None:
+                    child = Node()
+                    node.children[bit] = child
+                child.visits += 1  # a chance move: counted, its value not backed up
+                node = child
             elif in_tree:
                 live = (~played | table) & ~hand & ((1 << 52) - 1)
                 bit = self._select_card(node, _distinct(moves, live), path, movers, to_act)
@@ -578,6 +594,43 @@ class Search:
         path.append(chosen)
         movers.append(mover)
         return chosen_bit
+
+    def _model_card(
+        self, distinct: int, moves: int, count: int, led: int, best: int, need: int, hand: int, played: int
+    ) -> int:
+        """Another seat's card in the tree by :attr:`other_policy` (1 or 2), one of ``distinct``."""
+        if distinct & (distinct - 1) == 0:
+            return distinct
+        if self.other_policy == 1:
+            bit = self._rollout_card(moves, count, led, best, need, hand)
+            # The card standing for its sequence: the lowest of ``distinct`` in its suit at or above it.
+            below = distinct & SUIT_BITS[_suit(bit)] & ((bit << 1) - 1)
+            return _highest(below)
+        weights = self.other_weights
+        want = need > 0
+        rule = rule_move(moves, count, best, self.trump, want)
+        last = count == self.players - 1
+        exps: list[float] = []
+        bits: list[int] = []
+        total = 0.0
+        rest = distinct
+        while rest:
+            move = rest & -rest
+            rest ^= move
+            features = play_features(move, rule, hand, count, best, self.trump, want, played, last)
+            z = 0.0
+            for i in range(len(features)):
+                z += weights[i] * features[i]
+            e = math.exp(z)
+            total += e
+            exps.append(e)
+            bits.append(move)
+        roll = self._chance() * total
+        for i in range(len(bits)):
+            roll -= exps[i]
+            if roll < 0.0:
+                return bits[i]
+        return bits[len(bits) - 1]
 
     def _rollout_card(self, moves: int, count: int, led: int, best: int, need: int, hand: int) -> int:
         """The play-out's card: with probability ``skill`` a rule of thumb, otherwise a random legal card.
