@@ -134,6 +134,10 @@ def test_two_phones_keep_one_sheet(page: Page, browser: Browser, keeper_server: 
     expect(other.locator("#deal-line")).to_contain_text("Ann deals")
     other.click("[data-trump='H']")
     entered(other, 1)
-    entered(page, 1)  # the first phone sees it without being touched
+    # The first phone sees it without being touched, at once (its request waiting at /next is answered).
+    expect(page.locator("#history li:not(.muted)")).to_have_count(1, timeout=2000)
     expect(page.locator("#message")).to_contain_text("another phone")
+    page.click("[data-bid='1']")  # and the other way round
+    entered(page, 2)
+    expect(other.locator("#history li:not(.muted)")).to_have_count(2, timeout=2000)
     other.context.close()

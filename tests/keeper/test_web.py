@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 
+from ohhell.keeper.web import routes
 from ohhell.keeper.web.store import SheetChangedError, SheetStore
 from ohhell.server.app import create_app
 from ohhell.server.config import ServerConfig
@@ -174,3 +176,46 @@ def test_two_writers_of_the_same_position_keep_only_the_first(database: str) -> 
     # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, race()).result()
+
+
+def test_a_waiting_page_hears_of_another_phones_entry_at_once(client: TestClient, database: str) -> None:
+    sheet_id = create(client)
+    with ThreadPoolExecutor(1) as thread:
+        start = time.monotonic()
+        waiting = thread.submit(client.get, f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0})
+        time.sleep(0.3)
+        assert not waiting.done(), "nothing new yet: the request is held"
+        assert enter(client, sheet_id, 0, type="trump", trump="H").status_code == 200
+        heard = waiting.result(timeout=10)
+        assert time.monotonic() - start < 3.0, "answered on the entry, not at the end of the wait"
+    assert heard.status_code == 200 and heard.json()["seq"] == 1
+    # A page that is behind is answered at once; a stranger's browser is refused as for the sheet itself.
+    assert client.get(f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0}).json()["seq"] == 1
+    with TestClient(create_app(ServerConfig(database))) as stranger:
+        assert stranger.get(f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 1}).status_code == 403
+
+
+def test_a_held_wait_ends_empty_and_sees_entries_written_elsewhere(
+    client: TestClient, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(routes, "WAIT_SECONDS", 0.6)
+    monkeypatch.setattr(routes, "RECHECK_SECONDS", 0.2)
+    sheet_id = create(client)
+    assert client.get(f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0}).status_code == 204
+
+    async def write_elsewhere() -> None:  # as another server process would: straight to the database
+        await asyncio.sleep(0.1)
+        store = SheetStore(database)
+        try:
+            _, sheet = await store.load(sheet_id)
+            sheet.enter_trump("D")
+            await store.append(sheet_id, sheet, 0)
+        finally:
+            await store.close()
+
+    monkeypatch.setattr(routes, "WAIT_SECONDS", 10.0)
+    with ThreadPoolExecutor(2) as threads:
+        waiting = threads.submit(client.get, f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0})
+        threads.submit(asyncio.run, write_elsewhere()).result()
+        heard = waiting.result(timeout=10)
+    assert heard.status_code == 200 and heard.json()["seq"] == 1

@@ -1,8 +1,10 @@
 """The keeper's pages, API and downloads, as a router the server's application includes.
 
 Pages: ``/keeper`` (your sheets, a new sheet, a blank sheet to print) and ``/keeper/{id}`` (keep score).
-API: ``/api/keeper/sheets`` (list, create), ``/api/keeper/sheets/{id}`` (the sheet), and
-``/api/keeper/sheets/{id}/entries`` (one entry or correction). Downloads: ``/keeper/{id}/sheet.csv``,
+API: ``/api/keeper/sheets`` (list, create), ``/api/keeper/sheets/{id}`` (the sheet),
+``/api/keeper/sheets/{id}/entries`` (one entry or correction) and ``/api/keeper/sheets/{id}/next?seen=N`` (the
+sheet as soon as it has other than ``N`` events, or 204 after :data:`WAIT_SECONDS`: how a page hears at once of an
+entry made on another phone). Downloads: ``/keeper/{id}/sheet.csv``,
 ``sheet.json``, ``sheet.pdf?paper=a4|letter``, the print view ``/keeper/{id}/print``, and
 ``/keeper/blank?preset=…&players=…``. A sheet belongs to the browser that started it, as a game does, and to
 every browser that opened its share link (``POST /api/keeper/sheets/{id}/share`` gives the link and its QR code;
@@ -41,11 +43,22 @@ HERE: Final = Path(__file__).parent
 STATIC_FILES: Final = frozenset({"keeper.css", "keeper.js", "keeper-home.js"})
 Paper = Literal["a4", "letter"]
 SHARE_CODE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
+WAIT_SECONDS: Final = 15.0
+"""How long ``/next`` holds a request before answering that nothing changed."""
+RECHECK_SECONDS: Final = 3.0
+"""How often a held ``/next`` also looks at the database (an entry written by another server process)."""
 
 
 def keeper_router(config: ServerConfig) -> APIRouter:
     """The score keeper's routes over the database of ``config`` (its tables come with the server's migrations)."""
     holder: dict[str, SheetStore] = {}
+    bells: dict[int, asyncio.Event] = {}
+    """Per sheet with waiting pages: set (and replaced) when an entry is stored through this process."""
+
+    def ring(sheet_id: int) -> None:
+        bell = bells.pop(sheet_id, None)
+        if bell is not None:
+            bell.set()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -182,6 +195,29 @@ def keeper_router(config: ServerConfig) -> APIRouter:
     async def get_sheet(request: Request, sheet_id: int) -> dict[str, Any]:
         return sheet_state(sheet_id, await own_sheet(request, sheet_id))
 
+    @router.get("/api/keeper/sheets/{sheet_id}/next", response_model=None)
+    async def next_state(request: Request, sheet_id: int, seen: int) -> dict[str, Any] | Response:
+        sheet = await own_sheet(request, sheet_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_SECONDS
+        recheck = loop.time() + RECHECK_SECONDS
+        while len(sheet.events) == seen:
+            now = loop.time()
+            if now >= deadline or await request.is_disconnected():
+                return Response(status_code=204)
+            if now >= recheck:
+                recheck = now + RECHECK_SECONDS
+                if await store().event_count(sheet_id) != seen:
+                    _, sheet = await store().load(sheet_id)
+                continue
+            bell = bells.setdefault(sheet_id, asyncio.Event())
+            try:
+                await asyncio.wait_for(bell.wait(), timeout=min(1.0, deadline - now))
+            except TimeoutError:
+                continue
+            _, sheet = await store().load(sheet_id)
+        return sheet_state(sheet_id, sheet)
+
     @router.post("/api/keeper/sheets/{sheet_id}/share")
     async def share(request: Request, sheet_id: int) -> dict[str, str]:
         await own_sheet(request, sheet_id)
@@ -205,6 +241,7 @@ def keeper_router(config: ServerConfig) -> APIRouter:
         except SheetChangedError:
             _, fresh = await store().load(sheet_id)
             return _changed(sheet_id, fresh)
+        ring(sheet_id)
         return JSONResponse(sheet_state(sheet_id, sheet))
 
     return router

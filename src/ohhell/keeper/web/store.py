@@ -151,6 +151,14 @@ class SheetStore:
         except IntegrityError:
             raise SheetChangedError("another entry was made on this sheet at the same moment") from None
 
+    async def event_count(self, sheet_id: int) -> int:
+        """How many events sheet ``sheet_id`` has stored (one small query: no events read)."""
+        async with self._sessions() as session:
+            count = await session.scalar(select(SheetRow.event_count).where(SheetRow.id == sheet_id))
+            if count is None:
+                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
+            return int(count)
+
     async def sheets_of(self, player: str, limit: int = 200) -> list[SheetSummary]:
         """The sheets ``player`` started or joined, most recently changed first."""
         joined = select(SheetKeeperRow.sheet_id).where(SheetKeeperRow.player == player)

@@ -296,7 +296,7 @@ function render() {
 // ------------------------------------------------------------------ two phones, one sheet
 
 const shareDialog = document.getElementById("share-dialog");
-const POLL_MS = 4000;
+const RETRY_MS = 3000;
 
 document.getElementById("share-button").addEventListener("click", async () => {
   try {
@@ -324,23 +324,47 @@ document.getElementById("share-copy").addEventListener("click", async () => {
   }
 });
 
-// Another phone may have entered something: look now and then, and show it (not while this phone is busy).
-async function refresh() {
-  if (document.visibilityState !== "visible" || busy || dialog.open) return;
-  try {
-    const response = await fetch(`/api/keeper/sheets/${sheetId}`);
-    if (!response.ok) return;
-    const fresh = await response.json();
-    if (fresh.seq !== state.seq && !busy) {
-      state = fresh;
-      render();
-      say("Updated with an entry made on another phone.");
+// Another phone may enter something: the page keeps one request waiting at /next, which the server answers as
+// soon as the sheet has other than the entries shown (or after a while, with nothing), and shows what came.
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function untilVisible() {
+  if (document.visibilityState === "visible") return Promise.resolve();
+  return new Promise((resolve) => {
+    const seen = () => {
+      if (document.visibilityState !== "visible") return;
+      document.removeEventListener("visibilitychange", seen);
+      resolve();
+    };
+    document.addEventListener("visibilitychange", seen);
+  });
+}
+
+async function watch() {
+  for (;;) {
+    await untilVisible();
+    try {
+      const response = await fetch(`/api/keeper/sheets/${sheetId}/next?seen=${state.seq}`);
+      if (response.status === 204) continue; // nothing new for a while: ask again
+      if (!response.ok) {
+        await sleep(RETRY_MS);
+        continue;
+      }
+      const fresh = await response.json();
+      if (fresh.seq === state.seq) continue; // this phone's own entry, already shown
+      while (busy || dialog.open) await sleep(250); // not in the middle of this phone's entry
+      if (fresh.seq > state.seq) {
+        state = fresh;
+        render();
+        say("Updated with an entry made on another phone.");
+      }
+    } catch {
+      await sleep(RETRY_MS); // offline for a moment: try again shortly
     }
-  } catch {
-    // offline for a moment: try again at the next look
   }
 }
-setInterval(refresh, POLL_MS);
-document.addEventListener("visibilitychange", refresh);
 
 render();
+watch();
