@@ -219,3 +219,19 @@ def test_a_held_wait_ends_empty_and_sees_entries_written_elsewhere(
         threads.submit(asyncio.run, write_elsewhere()).result()
         heard = waiting.result(timeout=10)
     assert heard.status_code == 200 and heard.json()["seq"] == 1
+
+
+def test_a_held_wait_ends_when_the_server_stops(database: str) -> None:
+    stopping = False
+    app = create_app(ServerConfig(database))
+    app.state.stopping = lambda: stopping  # what ``ohhell serve`` sets: uvicorn's should_exit
+    with TestClient(app) as client, ThreadPoolExecutor(1) as thread:
+        client.get("/keeper").raise_for_status()
+        sheet_id = create(client)
+        waiting = thread.submit(client.get, f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0})
+        time.sleep(0.3)
+        assert not waiting.done()
+        start = time.monotonic()
+        stopping = True
+        assert waiting.result(timeout=10).status_code == 204
+        assert time.monotonic() - start < 2.5, "within a second or so, not at the end of the 15 s wait"

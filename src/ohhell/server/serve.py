@@ -13,8 +13,8 @@ from ohhell.server.config import ServerConfig, default_database_url, default_pro
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 """The largest WebSocket frame uvicorn accepts; the game's messages are far smaller."""
 SHUTDOWN_SECONDS: Final = 3
-"""On Ctrl+C, how long requests still running may take to finish (a keeper page's held ``/next`` would otherwise
-keep the server up for up to its 15 seconds)."""
+"""On Ctrl+C, how long requests still running may take to finish (a keeper page's held ``/next`` ends within a
+second of it, seeing ``app.state.stopping``)."""
 
 
 def serve(
@@ -30,7 +30,7 @@ def serve(
     app = create_app(ServerConfig(url, animation_scale, processes))
     shown = make_url(url).render_as_string(hide_password=True)
     print(f"Oh Hell! is at http://{host}:{port}/ (games are saved in {shown}; Ctrl+C stops it)", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -38,3 +38,6 @@ def serve(
         log_level="warning",
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
+    server = uvicorn.Server(config)
+    app.state.stopping = lambda: server.should_exit  # held requests (the keeper's /next) end when this turns true
+    server.run()

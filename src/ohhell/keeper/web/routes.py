@@ -203,7 +203,7 @@ def keeper_router(config: ServerConfig) -> APIRouter:
         recheck = loop.time() + RECHECK_SECONDS
         while len(sheet.events) == seen:
             now = loop.time()
-            if now >= deadline or await request.is_disconnected():
+            if now >= deadline or _stopping(request) or await request.is_disconnected():
                 return Response(status_code=204)
             if now >= recheck:
                 recheck = now + RECHECK_SECONDS
@@ -245,6 +245,12 @@ def keeper_router(config: ServerConfig) -> APIRouter:
         return JSONResponse(sheet_state(sheet_id, sheet))
 
     return router
+
+
+def _stopping(request: Request) -> bool:
+    """Whether the server is shutting down (``ohhell serve`` sets ``app.state.stopping``; tests' apps may not)."""
+    stopping = getattr(request.app.state, "stopping", None)
+    return bool(stopping is not None and stopping())
 
 
 def _changed(sheet_id: int, sheet: ScoreSheet) -> JSONResponse:
