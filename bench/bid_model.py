@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from multiprocessing import Pool
 from typing import Any
 
-from bots import PLAYERS, TRICKS, chance_outcomes, mirror_deal, opponent_bot, to_openspiel, to_ours
+from bots import PLAYERS, openspiel_deal, opponent_bot, to_openspiel, to_ours
 from ohhell.bots.ismcts import FULL, PLAY_FEATURES, _distinct, play_features, rule_move, same_move
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.sampling import BidEvidence, BidModel
@@ -45,15 +45,9 @@ from ohhell.view import SeatView, seat_view
 
 def _table(deal_seed: int) -> tuple[Any, Deal, dict[int, Any]]:
     """OpenSpiel's state of deal ``deal_seed`` after the deal, our engine's mirror of it, four ISMCTS players."""
-    import pyspiel
-
-    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
-    state = game.new_initial_state()
-    outcomes = chance_outcomes(deal_seed)
-    for action in outcomes:
-        state.apply_action(action)
+    game, state, deal = openspiel_deal(deal_seed)
     bots = {p: opponent_bot("ismcts-1.5", game, deal_seed * 16 + p) for p in range(PLAYERS)}
-    return state, mirror_deal(outcomes), bots
+    return state, deal, bots
 
 
 def bids_of(deal_seed: int) -> list[tuple[int, float]]:

@@ -279,16 +279,21 @@ class Seating:
     """An OpenSpiel bot (one of :data:`REFERENCES`) in our seat instead of Hard."""
 
 
-def play_openspiel(seating: Seating) -> dict[str, Any]:
-    """Play one OpenSpiel deal with our Hard player in ``our_seat``; check both engines score it alike."""
+def openspiel_deal(deal_seed: int) -> tuple[Any, Any, Deal]:
+    """OpenSpiel's ``oh_hell`` game, its state once deal ``deal_seed`` is dealt, and our engine's mirror of it."""
     import pyspiel
 
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
     state = game.new_initial_state()
-    outcomes = chance_outcomes(seating.deal_seed)
+    outcomes = chance_outcomes(deal_seed)
     for action in outcomes:
         state.apply_action(action)
-    deal = mirror_deal(outcomes)
+    return game, state, mirror_deal(outcomes)
+
+
+def play_openspiel(seating: Seating) -> dict[str, Any]:
+    """Play one OpenSpiel deal with our Hard player in ``our_seat``; check both engines score it alike."""
+    game, state, deal = openspiel_deal(seating.deal_seed)
     base = seating.deal_seed * 16 + seating.our_seat * 4
     bots = {p: opponent_bot(seating.opponent, game, base + p) for p in range(PLAYERS) if p != seating.our_seat}
     ours = seating.hard.bot()

@@ -27,16 +27,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Final
 
-from bots import (
-    PLAY_MODELS,
-    PLAYERS,
-    TRICKS,
-    chance_outcomes,
-    mirror_deal,
-    opponent_bot,
-    to_openspiel,
-    to_ours,
-)
+from bots import PLAY_MODELS, PLAYERS, openspiel_deal, opponent_bot, to_openspiel, to_ours
 from ohhell.actions import BID_BASE
 from ohhell.bots.base import Budget, Decision
 from ohhell.bots.hard import HardBot
@@ -100,15 +91,8 @@ class ProbingHard(HardBot):
 
 def probe_game(task: tuple[int, int]) -> dict[str, Any]:
     """One deal with our probing Hard player in one seat: what it measured, and the deal's outcome."""
-    import pyspiel
-
     seed, our_seat = task
-    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
-    state = game.new_initial_state()
-    outcomes = chance_outcomes(seed)
-    for action in outcomes:
-        state.apply_action(action)
-    deal = mirror_deal(outcomes)
+    game, state, deal = openspiel_deal(seed)
     base = seed * 16 + our_seat * 4
     others = {p: opponent_bot("ismcts-1.5", game, base + p) for p in range(PLAYERS) if p != our_seat}
     ours = ProbingHard(deal)

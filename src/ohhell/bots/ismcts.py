@@ -453,7 +453,7 @@ class Search:
                     in_tree = False
                     bit = self._rollout_card(moves, count, led, best, bids[to_act] - won[to_act], hand)
                 else:
-                    live = (~played | table) & ~hand & ((1 << 52) - 1)
+                    live = (~played | table) & ~hand & FULL
                     bit = self._select_card(stats, _distinct(moves, live), path, movers, to_act)
                     if bit < 0:
                         in_tree = False
@@ -475,7 +475,7 @@ class Search:
                 child.visits += 1  # a chance move: counted, its value not backed up
                 node = child
             elif in_tree:
-                live = (~played | table) & ~hand & ((1 << 52) - 1)
+                live = (~played | table) & ~hand & FULL
                 bit = self._select_card(node, _distinct(moves, live), path, movers, to_act)
                 if bit < 0:
                     in_tree = False
@@ -606,25 +606,11 @@ class Search:
             # The card standing for its sequence: the lowest of ``distinct`` in its suit at or above it.
             below = distinct & SUIT_BITS[_suit(bit)] & ((bit << 1) - 1)
             return _highest(below)
-        weights = self.other_weights
         want = need > 0
         rule = rule_move(moves, count, best, self.trump, want)
-        last = count == self.players - 1
-        exps: list[float] = []
-        bits: list[int] = []
-        total = 0.0
-        rest = distinct
-        while rest:
-            move = rest & -rest
-            rest ^= move
-            features = play_features(move, rule, hand, count, best, self.trump, want, played, last)
-            z = 0.0
-            for i in range(len(features)):
-                z += weights[i] * features[i]
-            e = math.exp(z)
-            total += e
-            exps.append(e)
-            bits.append(move)
+        bits, exps, total = _learned_terms(
+            self.other_weights, distinct, rule, hand, count, best, self.trump, want, played, count == self.players - 1
+        )
         roll = self._chance() * total
         for i in range(len(bits)):
             roll -= exps[i]
@@ -772,6 +758,38 @@ def play_features(
     ]
 
 
+def _learned_terms(
+    weights: list[float],
+    distinct: int,
+    rule: int,
+    hand: int,
+    count: int,
+    best: int,
+    trump: int,
+    want: bool,
+    played: int,
+    last: bool,
+) -> tuple[list[int], list[float], float]:
+    """The moves of ``distinct`` (lowest first), the exponential of ``weights`` · :func:`play_features` of each, and
+    their sum: a learned model's softmax before it is normalized."""
+    bits: list[int] = []
+    exps: list[float] = []
+    total = 0.0
+    rest = distinct
+    while rest:
+        move = rest & -rest
+        rest ^= move
+        features = play_features(move, rule, hand, count, best, trump, want, played, last)
+        z = 0.0
+        for i in range(len(features)):
+            z += weights[i] * features[i]
+        e = math.exp(z)
+        total += e
+        bits.append(move)
+        exps.append(e)
+    return bits, exps, total
+
+
 def _learned_chance(
     weights: list[float],
     noise: float,
@@ -790,20 +808,11 @@ def _learned_chance(
     seen = hand | played
     distinct = _distinct(moves, ~seen & FULL)
     rule = rule_move(moves, count, best, trump, want)
-    total = 0.0
+    bits, exps, total = _learned_terms(weights, distinct, rule, hand, count, best, trump, want, played, last)
     chosen = 0.0
-    rest = distinct
-    while rest:
-        move = rest & -rest
-        rest ^= move
-        features = play_features(move, rule, hand, count, best, trump, want, played, last)
-        z = 0.0
-        for i in range(len(features)):
-            z += weights[i] * features[i]
-        e = math.exp(z)
-        total += e
-        if same_move(move, bit, seen):
-            chosen = e
+    for i in range(len(bits)):
+        if same_move(bits[i], bit, seen):
+            chosen = exps[i]
     return chosen / total * (1.0 - noise) + noise / distinct.bit_count()
 
 
