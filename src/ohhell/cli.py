@@ -189,7 +189,7 @@ def serve(
     ] = None,
 ) -> None:
     """Play Oh Hell! in the browser against computer players, saved as you go (http://127.0.0.1:8000)."""
-    from ohhell.server.serve import serve as run_server  # the web stack loads only for this command
+    from ohhell.site.serve import serve as run_server  # the web stack loads only for this command
 
     run_server(host, port, database, animation_scale, computer_processes)
 

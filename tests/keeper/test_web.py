@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 
 from ohhell.keeper.web import routes
 from ohhell.keeper.web.store import SheetChangedError, SheetStore
-from ohhell.server.app import create_app
-from ohhell.server.config import ServerConfig
-from ohhell.server.database import alembic_config, upgrade
+from ohhell.site.app import create_app
+from ohhell.site.schema import alembic_config, upgrade
+from ohhell.web.config import ServerConfig
 
 from .helpers import new_sheet
 

@@ -16,7 +16,7 @@ from typing import Any, Final, TypeVar
 
 import httpx
 
-from ohhell.server import identity
+from ohhell.web import identity
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ import httpx
 
 from ohhell import records
 from ohhell.dealnumbers import MAX_DEAL_NUMBER
-from ohhell.server.newgame import SETTINGS_GROUPS
+from ohhell.web.house_rules import SETTINGS_GROUPS
 from server.serving import RunningServer, player, start_game
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from ohhell.rules import SCHEDULES
 from ohhell.server.messages import BadMessageError, NextHandMessage, PlayMessage, parse_message
-from ohhell.server.newgame import NewGameRequest, ScheduleName, preset_defaults
+from ohhell.server.newgame import NewGameRequest
+from ohhell.web.house_rules import ScheduleName, preset_defaults
 
 
 def test_each_message_type_parses() -> None:

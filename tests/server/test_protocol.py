@@ -15,7 +15,7 @@ from websockets.exceptions import InvalidStatus
 
 from ohhell import records
 from ohhell.cards import CardSet, card_text, parse_card
-from ohhell.server import identity
+from ohhell.web import identity
 from server.leaks import cards_mentioned
 from server.serving import RunningServer, player, run_async, start_game, token_of
 

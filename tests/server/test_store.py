@@ -20,10 +20,11 @@ from sqlalchemy.exc import IntegrityError
 from ohhell.actions import action_text
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import database
-from ohhell.server.models import Base
 from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction
 from ohhell.server.table import rebuild
+from ohhell.site import schema
+from ohhell.web import database
+from ohhell.web.models import Base
 from server.serving import run_async
 
 POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432/test"
@@ -50,20 +51,20 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     """A fresh, migrated database: a SQLite file, or a schema of the local PostgreSQL dropped afterwards."""
     if request.param == "sqlite":
         found = Database(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-        database.upgrade(found.url)
+        schema.upgrade(found.url)
         yield found
         return
     if not postgres_reachable():
         pytest.skip("no PostgreSQL at 127.0.0.1:5432 (user postgres, database test)")
-    schema = f"ohhell_test_{uuid.uuid4().hex[:12]}"
+    pg_schema = f"ohhell_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+        admin.execute(f'CREATE SCHEMA "{pg_schema}"')
         try:
-            found = Database(POSTGRES, {"connect_args": {"options": f"-csearch_path={schema}"}})
-            database.upgrade(found.url, **found.options)
+            found = Database(POSTGRES, {"connect_args": {"options": f"-csearch_path={pg_schema}"}})
+            schema.upgrade(found.url, **found.options)
             yield found
         finally:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.execute(f'DROP SCHEMA "{pg_schema}" CASCADE')
 
 
 def new_game(owner: str = "me") -> NewGame:
@@ -147,7 +148,7 @@ def test_the_list_of_games_is_each_players_own_most_recent_first(db: Database) -
 
 
 def test_the_migrations_create_exactly_the_models(db: Database) -> None:
-    importlib.import_module("ohhell.server.app")  # registers every table the application uses
+    importlib.import_module("ohhell.site.app")  # registers every table the application uses
     engine = database.create_sync_engine(db.url, **db.options)
     try:
         with engine.connect() as connection:
@@ -158,11 +159,11 @@ def test_the_migrations_create_exactly_the_models(db: Database) -> None:
 
 
 def test_migrating_twice_changes_nothing(db: Database) -> None:
-    database.upgrade(db.url, **db.options)
+    schema.upgrade(db.url, **db.options)
     engine = database.create_sync_engine(db.url, **db.options)
     try:
         with engine.connect() as connection:
-            head = ScriptDirectory.from_config(database.alembic_config(db.url)).get_current_head()
+            head = ScriptDirectory.from_config(schema.alembic_config(db.url)).get_current_head()
             assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head
     finally:
         engine.dispose()
@@ -170,7 +171,7 @@ def test_migrating_twice_changes_nothing(db: Database) -> None:
 
 def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'wal.sqlite3'}"
-    database.upgrade(url)
+    schema.upgrade(url)
 
     async def journal_mode() -> str:
         store = Store(url)

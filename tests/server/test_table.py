@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from ohhell.rules import Rules
-from ohhell.server import database, players
+from ohhell.server import players
 from ohhell.server.seats import Seat
 from ohhell.server.store import Store
 from ohhell.server.table import Table, Tables
+from ohhell.site import schema
 from server.serving import run_async
 
 SEATS = [Seat.human("You", "me")] + [Seat.computer(n, "normal") for n in ("Alice", "Bob", "Carol")]
@@ -75,7 +76,7 @@ async def seated(tables: Tables, first_dealer: int = 0) -> tuple[Table, Recorder
 
 def run(tmp_path: Path, scenario: Callable[[Tables], Awaitable[None]]) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    database.upgrade(url)
+    schema.upgrade(url)
 
     async def main() -> None:
         store = Store(url)

@@ -9,20 +9,13 @@ replaying them; ``resigned`` (the seat that gave up, if one did) is part of the 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
-
-def utc_now() -> datetime:
-    """The current time, timezone-aware."""
-    return datetime.now(UTC)
-
-
-class Base(DeclarativeBase):
-    """The declarative base of the server's tables."""
+from ohhell.web.models import Base, utc_now
 
 
 class GameRow(Base):
@@ -40,7 +33,7 @@ class GameRow(Base):
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     """By seat: ``{"name", "kind": "human", "player"}`` or ``{"name", "kind": "computer", "level"}``."""
     owner: Mapped[str] = mapped_column(String(64), index=True)
-    """The player key of the person who started the game (see :mod:`ohhell.server.identity`)."""
+    """The player key of the person who started the game (see :mod:`ohhell.web.identity`)."""
     shown_deal: Mapped[int] = mapped_column(Integer, default=0)
     """The deal the table shows: one less than the engine's deal while a finished hand waits for Next hand."""
     action_count: Mapped[int] = mapped_column(Integer, default=0)

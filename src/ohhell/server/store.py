@@ -16,8 +16,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from ohhell.server.database import create_server_engine
-from ohhell.server.models import ActionRow, GameRow, utc_now
+from ohhell.server.models import ActionRow, GameRow
+from ohhell.web.database import create_server_engine
+from ohhell.web.models import utc_now
 
 
 @dataclass(frozen=True)

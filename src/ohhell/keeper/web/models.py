@@ -5,7 +5,7 @@ A sheet row holds what the sheet was started with (rules, names, first dealer, k
 columns (``names``, ``totals``, ``winners``, ``finished``, ``event_count``) are kept for the list of sheets.
 A sheet is kept from the browser that started it and from every browser that joined it through its share link
 (``score_sheet_keepers``).
-The tables sit on the server's declarative base, in the same database as the games.
+The tables sit on the site's declarative base (:mod:`ohhell.web.models`), in the same database as the games.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ohhell.server.models import Base, utc_now
+from ohhell.web.models import Base, utc_now
 
 
 class SheetRow(Base):
@@ -28,7 +28,7 @@ class SheetRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     owner: Mapped[str] = mapped_column(String(64), index=True)
-    """The player key of the browser that started the sheet (see :mod:`ohhell.server.identity`)."""
+    """The player key of the browser that started the sheet (see :mod:`ohhell.web.identity`)."""
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     """``Rules.to_json()``."""
     players: Mapped[list[str]] = mapped_column(JSON)
@@ -51,7 +51,7 @@ class SheetKeeperRow(Base):
 
     sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheets.id", ondelete="CASCADE"), primary_key=True)
     player: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
-    """The player key of the browser that joined (see :mod:`ohhell.server.identity`)."""
+    """The player key of the browser that joined (see :mod:`ohhell.web.identity`)."""
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 

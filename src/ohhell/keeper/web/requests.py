@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ohhell.keeper.sheet import DEFAULT_KEEPER, ScoreSheet
 from ohhell.rules import Rules
-from ohhell.server.newgame import Settings
+from ohhell.web.house_rules import Settings
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=30)]
 Count = Annotated[int, Field(ge=0, le=60)]

@@ -1,4 +1,4 @@
-"""The keeper's pages, API and downloads, as a router the server's application includes.
+"""The keeper's pages, API and downloads, as a router the site includes.
 
 Pages: ``/keeper`` (your sheets, a new sheet, a blank sheet to print) and ``/keeper/{id}`` (keep score).
 API: ``/api/keeper/sheets`` (list, create), ``/api/keeper/sheets/{id}`` (the sheet),
@@ -20,13 +20,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, Literal
 
-import jinja2
 import segno
 from fastapi import APIRouter, FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
-from fastapi.templating import Jinja2Templates
 
-import ohhell.server
 from ohhell.errors import OhHellError, RulesError
 from ohhell.keeper.events import wall_clock
 from ohhell.keeper.files import dumps, sheet_to_csv
@@ -36,8 +33,9 @@ from ohhell.keeper.web.requests import EntryRequest, NewSheetRequest, apply_entr
 from ohhell.keeper.web.store import SheetChangedError, SheetNotFoundError, SheetStore
 from ohhell.keeper.web.view import sheet_state, sheet_summary
 from ohhell.rules import PRESETS, Rules
-from ohhell.server import newgame
-from ohhell.server.config import ServerConfig
+from ohhell.web import house_rules
+from ohhell.web.config import ServerConfig
+from ohhell.web.pages import feature_templates
 
 HERE: Final = Path(__file__).parent
 STATIC_FILES: Final = frozenset({"keeper.css", "keeper.js", "keeper-home.js"})
@@ -69,13 +67,7 @@ def keeper_router(config: ServerConfig) -> APIRouter:
             await holder.pop("store").close()
 
     router = APIRouter(lifespan=lifespan)
-    loader = jinja2.ChoiceLoader(
-        [
-            jinja2.FileSystemLoader(HERE / "templates"),
-            jinja2.FileSystemLoader(Path(ohhell.server.__file__).parent / "templates"),
-        ]
-    )
-    templates = Jinja2Templates(env=jinja2.Environment(loader=loader, autoescape=True))
+    templates = feature_templates(HERE / "templates")
 
     def store() -> SheetStore:
         return holder["store"]
@@ -106,11 +98,11 @@ def keeper_router(config: ServerConfig) -> APIRouter:
             "keeper_home.html",
             {
                 "sheets": sheets,
-                "presets": newgame.PRESET_TITLES,
-                "schedules": newgame.SCHEDULE_TITLES,
-                "scorings": newgame.SCORING_TITLES,
-                "trumps": newgame.TRUMP_TITLES,
-                "defaults": newgame.preset_defaults(),
+                "presets": house_rules.PRESET_TITLES,
+                "schedules": house_rules.SCHEDULE_TITLES,
+                "scorings": house_rules.SCORING_TITLES,
+                "trumps": house_rules.TRUMP_TITLES,
+                "defaults": house_rules.preset_defaults(),
             },
         )
 

@@ -20,8 +20,8 @@ from ohhell.keeper.events import event_from_json, event_to_json, wall_clock
 from ohhell.keeper.sheet import ScoreSheet
 from ohhell.keeper.web.models import SheetEventRow, SheetKeeperRow, SheetRow
 from ohhell.rules import Rules
-from ohhell.server.database import create_server_engine
-from ohhell.server.models import utc_now
+from ohhell.web.database import create_server_engine
+from ohhell.web.models import utc_now
 
 
 class SheetNotFoundError(LookupError):

@@ -1,4 +1,4 @@
-"""Database URLs, engines and migrations: async engines for the server, sync ones for Alembic.
+"""Database URLs, engines and migrations: async engines for the web features, sync ones for Alembic.
 
 One URL names the database everywhere; the driver is chosen here. SQLite files run in WAL mode
 (readers never wait for the writer) with foreign keys on.
@@ -19,8 +19,6 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-
-MIGRATIONS: Final = Path(__file__).parent / "migrations"
 
 _ASYNC_DRIVERS: Final = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+psycopg"}
 _SYNC_DRIVERS: Final = {"sqlite": "sqlite", "postgresql": "postgresql+psycopg"}
@@ -67,20 +65,20 @@ def create_sync_engine(url: str, **options: Any) -> Engine:
     return engine
 
 
-def alembic_config(url: str) -> Config:
-    """An Alembic configuration for the migrations shipped in this package (no alembic.ini needed)."""
+def alembic_config(url: str, migrations: Path) -> Config:
+    """An Alembic configuration for the migrations in ``migrations`` (no alembic.ini needed)."""
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", str(migrations))
     config.set_main_option("sqlalchemy.url", sync_url(url).replace("%", "%%"))
     return config
 
 
-def upgrade(url: str, **engine_options: Any) -> None:
-    """Bring the database at ``url`` to the latest schema (creating it if need be)."""
+def upgrade(url: str, migrations: Path, **engine_options: Any) -> None:
+    """Bring the database at ``url`` to the latest schema of ``migrations`` (creating it if need be)."""
     engine = create_sync_engine(url, **engine_options)
     try:
         with engine.begin() as connection:
-            config = alembic_config(url)
+            config = alembic_config(url, migrations)
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
     finally:

@@ -7,8 +7,8 @@ from typing import Final
 import uvicorn
 from sqlalchemy.engine import make_url
 
-from ohhell.server.app import create_app
-from ohhell.server.config import ServerConfig, default_database_url, default_processes
+from ohhell.site.app import create_app
+from ohhell.web.config import ServerConfig, default_database_url, default_processes
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 """The largest WebSocket frame uvicorn accepts; the game's messages are far smaller."""

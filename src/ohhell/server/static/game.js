@@ -1,7 +1,7 @@
 // The table: one WebSocket to the server, which sends this seat's state after every action.
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
-import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "./cards.js";
+import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;

@@ -1,6 +1,6 @@
 // Replay of a game's finished hands, trick by trick: every hand face up, the cards played so far faded.
 
-import { cardName, cardPicture, suitLabel } from "./cards.js";
+import { cardName, cardPicture, suitLabel } from "/static/cards.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);

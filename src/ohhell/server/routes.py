@@ -1,34 +1,34 @@
-"""The web application: pages, the HTTP API and the game WebSocket (see docs/web.md).
+"""The game's pages, HTTP API and WebSocket, as a router the site includes (see docs/web.md).
 
 Pages: ``/`` (New game and your games), ``/games/{id}`` (the table), ``/games/{id}/replay``. API:
 ``POST /api/games``, ``GET /api/games``, ``POST /api/games/{id}/replay-deal``, ``GET /api/games/{id}/record``,
-``GET /api/games/{id}/replay``. The table: ``/ws/games/{id}``. A cookie says which human seats are yours.
+``GET /api/games/{id}/replay``. The table: ``/ws/games/{id}``. The player cookie (:mod:`ohhell.web.identity`)
+says which human seats are yours.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from ohhell.errors import RulesError
-from ohhell.keeper.web.routes import keeper_router
 from ohhell.rules import Rules
-from ohhell.server import database, exports, identity, newgame, wording
-from ohhell.server.config import ServerConfig
+from ohhell.server import exports, newgame, wording
 from ohhell.server.players import Thinkers
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
 from ohhell.server.table import CHANGE_WINDOW, Table, Tables
+from ohhell.web import house_rules, identity
+from ohhell.web.config import ServerConfig
+from ohhell.web.pages import feature_templates
 
 HERE: Final = Path(__file__).parent
 SEND_TIMEOUT: Final = 10.0
@@ -67,13 +67,12 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
     }
 
 
-def create_app(config: ServerConfig) -> FastAPI:
-    """The application for one database; the schema is brought up to date at startup."""
+def game_router(config: ServerConfig) -> APIRouter:
+    """The game's routes over the database of ``config`` (whose schema the site brings up to date first)."""
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(database.upgrade, config.database_url)
         store = Store(config.database_url)
         thinkers = Thinkers(config.computer_processes)
         warming = asyncio.create_task(thinkers.start())
@@ -86,23 +85,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             thinkers.close()
             await store.close()
 
-    app = FastAPI(title="Oh Hell!", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    templates = Jinja2Templates(directory=HERE / "templates")
+    router = APIRouter(lifespan=lifespan)
+    templates = feature_templates(HERE / "templates")
 
     def tables() -> Tables:
         result: Tables = holder["tables"]
         return result
-
-    @app.middleware("http")
-    async def player_cookie(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        cookie = request.cookies.get(identity.COOKIE)
-        token = cookie if cookie is not None and identity.valid_token(cookie) else identity.new_token()
-        request.state.player = identity.player_key(token)
-        response = await call_next(request)
-        if token != cookie:
-            response.set_cookie(identity.COOKIE, token, max_age=identity.COOKIE_MAX_AGE, httponly=True, samesite="lax")
-        return response
 
     def player_of(request: Request) -> str:
         key: str = request.state.player
@@ -122,43 +110,39 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     # ----------------------------------------------------------------- pages
 
-    @app.get("/", response_class=HTMLResponse)
+    @router.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
         games = await tables().store.games_of(player_of(request))
         return page(
             request,
             "home.html",
             games=[game_summary(g) for g in games],
-            presets=newgame.PRESET_TITLES,
-            schedules=newgame.SCHEDULE_TITLES,
-            scorings=newgame.SCORING_TITLES,
-            trumps=newgame.TRUMP_TITLES,
+            presets=house_rules.PRESET_TITLES,
+            schedules=house_rules.SCHEDULE_TITLES,
+            scorings=house_rules.SCORING_TITLES,
+            trumps=house_rules.TRUMP_TITLES,
             levels=LEVEL_NAMES,
             computer_names=COMPUTER_NAMES,
-            defaults=newgame.preset_defaults(),
+            defaults=house_rules.preset_defaults(),
         )
 
-    @app.get("/games/{game_id}", response_class=HTMLResponse)
+    @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: int) -> HTMLResponse:
         table = await own_table(request, game_id)
         return page(request, "game.html", game_id=table.id, number=table.game.number)
 
-    @app.get("/games/{game_id}/replay", response_class=HTMLResponse)
+    @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
         table = await own_table(request, game_id)
         return page(request, "replay.html", game_id=table.id, number=table.game.number)
 
     # ----------------------------------------------------------------- API
 
-    @app.get("/healthz")
-    async def health() -> dict[str, bool]:
-        return {"ok": True}
-
-    @app.get("/api/games")
+    @router.get("/api/games")
     async def list_games(request: Request) -> list[dict[str, Any]]:
         return [game_summary(g) for g in await tables().store.games_of(player_of(request))]
 
-    @app.post("/api/games", status_code=201)
+    @router.post("/api/games", status_code=201)
     async def start_game(request: Request, body: newgame.NewGameRequest) -> dict[str, Any]:
         try:
             rules = body.rules()
@@ -167,7 +151,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         table = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         return {"id": table.id, "number": table.game.number, "url": f"/games/{table.id}"}
 
-    @app.post("/api/games/{game_id}/replay-deal", status_code=201)
+    @router.post("/api/games/{game_id}/replay-deal", status_code=201)
     async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
         """A new game with the same number, rules and seats: the same cards again."""
         old = await own_table(request, game_id)
@@ -178,7 +162,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         table = await tables().start(old.game.rules, old.game.number, seats, player_of(request), replay_of=old.id)
         return {"id": table.id, "number": table.game.number, "url": f"/games/{table.id}"}
 
-    @app.get("/api/games/{game_id}/record")
+    @router.get("/api/games/{game_id}/record")
     async def download_record(request: Request, game_id: int) -> JSONResponse:
         table = await own_table(request, game_id)
         return JSONResponse(
@@ -186,14 +170,14 @@ def create_app(config: ServerConfig) -> FastAPI:
             headers={"Content-Disposition": f'attachment; filename="ohhell-game-{table.id}.json"'},
         )
 
-    @app.get("/api/games/{game_id}/replay")
+    @router.get("/api/games/{game_id}/replay")
     async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
         table = await own_table(request, game_id)
         return exports.replay_data(table.game, [s.name for s in table.seats])
 
     # ----------------------------------------------------------------- the table
 
-    @app.websocket("/ws/games/{game_id}")
+    @router.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: int) -> None:
         token = websocket.cookies.get(identity.COOKIE)
         if token is None or not identity.valid_token(token):
@@ -222,5 +206,4 @@ def create_app(config: ServerConfig) -> FastAPI:
         finally:
             table.leave(connection)
 
-    app.include_router(keeper_router(config))  # the score keeper: /keeper pages, /api/keeper (ohhell.keeper.web)
-    return app
+    return router

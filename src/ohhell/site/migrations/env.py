@@ -1,12 +1,17 @@
-"""Alembic environment: runs on the connection that :func:`ohhell.server.database.upgrade` hands over."""
+"""Alembic environment: runs on the connection that :func:`ohhell.web.database.upgrade` hands over.
+
+Every feature's models are imported, so that autogenerate sees all the site's tables.
+"""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import Connection
 
-from ohhell.server.database import create_sync_engine
-from ohhell.server.models import Base
+import ohhell.keeper.web.models
+import ohhell.server.models  # noqa: F401  (the games' tables)
+from ohhell.web.database import create_sync_engine
+from ohhell.web.models import Base
 
 config = context.config
 target_metadata = Base.metadata
