@@ -13,7 +13,9 @@ from ohhell.web.house_rules import ScheduleName, preset_defaults
 
 
 def test_each_message_type_parses() -> None:
-    assert parse_message('{"type": "play", "card": "QH", "seq": 3}') == PlayMessage(type="play", card="QH", seq=3)
+    assert parse_message('{"type": "play", "card": "QH", "seq": 3, "deal": 0}') == PlayMessage(
+        type="play", card="QH", seq=3, deal=0
+    )
     assert parse_message(b'{"type": "next", "deal": 2}') == NextHandMessage(type="next", deal=2)
     texts = ['{"type": "hint"}', '{"type": "sync"}', '{"type": "show_hands", "deal": 0}']
     texts.append('{"type": "resign", "seq": 4}')
@@ -28,7 +30,12 @@ def test_each_message_type_parses() -> None:
         "{",
         "null",
         '{"type": "bid", "bid": 1}',
-        '{"type": "bid", "bid": 1.5, "seq": 0}',
+        '{"type": "bid", "bid": 1, "seq": 0}',
+        '{"type": "bid", "bid": 1.5, "seq": 0, "deal": 0}',
+        '{"type": "bid", "bid": 1, "seq": 1e400, "deal": 0}',
+        '{"type": "bid", "bid": 1, "seq": NaN, "deal": 0}',
+        '{"type": "bid", "bid": 1, "seq": 99999999999999999999999, "deal": 0}',
+        '{"type": "bid", "bid": -1, "seq": 0, "deal": 0}',
         '{"type": "bid", "bid": 1, "seq": 0, "seat": 3}',
         '{"type": "trump", "suit": "X", "seq": 0}',
         '{"type": "play", "card": "QUEEN", "seq": 0}',

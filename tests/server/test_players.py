@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import random
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +14,6 @@ from ohhell.rules import Rules
 from ohhell.server import players
 from ohhell.view import seat_view
 from server.leaks import cards_mentioned
-from server.serving import run_async
 
 
 def three_seat_deal() -> Deal:
@@ -86,48 +80,3 @@ def test_a_hint_is_a_legal_move_for_the_seat_with_its_reason() -> None:
     move = players.hint(view)
     assert move.action in view.legal_actions
     assert move.reason
-
-
-def test_worker_processes_decide_as_the_server_process_would() -> None:
-    game = Game(Rules.preset("short", first_dealer=3), number=99)
-    while len(game.deal.tricks) < 2:
-        game.apply(game.legal_actions()[0])
-    view = game.view(game.to_act)
-
-    async def in_a_worker() -> tuple[players.Move, players.Move]:
-        thinkers = players.Thinkers(1)
-        try:
-            await thinkers.start()
-            return await thinkers.decide("hard", view, "seed"), await thinkers.hint(view)
-        finally:
-            thinkers.close()
-
-    decided, hinted = run_async(in_a_worker)
-    assert decided.action in view.legal_actions
-    assert decided.reason
-    assert hinted == players.hint(view)
-
-
-def test_worker_processes_end_with_the_server_however_it_ends(tmp_path: Path) -> None:
-    script = tmp_path / "server.py"
-    script.write_text(
-        "import asyncio, time\n"
-        "from ohhell.server.players import Thinkers\n"
-        "async def main() -> None:\n"
-        "    await Thinkers(2).start()\n"
-        "    print('ready', flush=True)\n"
-        "    time.sleep(60)\n"
-        "if __name__ == '__main__':\n"
-        "    asyncio.run(main())\n"
-    )
-    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE)
-    assert server.stdout is not None
-    assert server.stdout.readline().strip() == b"ready"
-    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-    assert len(children) >= 2  # the workers (and multiprocessing's resource tracker)
-    server.send_signal(signal.SIGKILL)
-    server.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in children):
-        time.sleep(0.2)
-    assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]

@@ -11,10 +11,11 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ohhell import records
 from ohhell.cards import CardSet, card_text, parse_card
+from ohhell.server import snapshot
 from ohhell.web import identity
 from server.leaks import cards_mentioned
 from server.serving import RunningServer, player, run_async, start_game, token_of
@@ -34,7 +35,7 @@ class Peer:
     async def receive(self) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
         if message["type"] in ("state", "action"):
-            self.state = message if message["type"] == "state" else message["state"]
+            self.state = snapshot.merge(self.state, message)
         self.received.append((self.state["deal"]["index"], self.state["seq"], message))
         return message
 
@@ -59,23 +60,28 @@ def cookie(client: httpx.Client) -> dict[str, str]:
 
 
 def bad_messages(seq: int, size: int) -> list[tuple[str | bytes, str]]:
-    """Messages that must be refused while the person is to bid, with the error code each gets."""
+    """Messages that must be refused while the person is to bid (in hand 1), with the error code each gets."""
     other = seq - 1 if seq else seq + 1
     return [
+        (f'{{"type": "bid", "bid": 1, "seq": {seq}}}', "bad-message"),
+        (f'{{"type": "bid", "bid": 1, "seq": {seq}, "deal": 1}}', "stale"),
+        ('{"type": "bid", "bid": 1, "seq": NaN, "deal": 0}', "bad-message"),
+        (f'{{"type": "bid", "bid": 1, "seq": {10**30}, "deal": 0}}', "bad-message"),
+        (f'{{"type": "bid", "bid": Infinity, "seq": {seq}, "deal": 0}}', "bad-message"),
         ("not json", "bad-message"),
         ("[1, 2]", "bad-message"),
         ('{"type": "cheat"}', "bad-message"),
         ('{"type": "bid"}', "bad-message"),
-        (f'{{"type": "bid", "bid": "1", "seq": {seq}}}', "bad-message"),
-        (f'{{"type": "bid", "bid": true, "seq": {seq}}}', "bad-message"),
+        (f'{{"type": "bid", "bid": "1", "seq": {seq}, "deal": 0}}', "bad-message"),
+        (f'{{"type": "bid", "bid": true, "seq": {seq}, "deal": 0}}', "bad-message"),
         (f'{{"type": "bid", "bid": 1, "seq": {seq}, "seat": 2}}', "bad-message"),
-        (f'{{"type": "bid", "bid": 1, "seq": {other}}}', "stale"),
-        (f'{{"type": "bid", "bid": {size + 1}, "seq": {seq}}}', "bid-out-of-range"),
-        (f'{{"type": "bid", "bid": -1, "seq": {seq}}}', "bid-out-of-range"),
-        (f'{{"type": "play", "card": "AS", "seq": {seq}}}', "unexpected-action"),
-        (f'{{"type": "play", "card": "ZZ", "seq": {seq}}}', "bad-message"),
-        (f'{{"type": "trump", "suit": "H", "seq": {seq}}}', "unexpected-action"),
-        (f'{{"type": "change", "bid": 1, "seq": {seq}}}', "bid-change-not-allowed"),
+        (f'{{"type": "bid", "bid": 1, "seq": {other}, "deal": 0}}', "stale"),
+        (f'{{"type": "bid", "bid": {size + 1}, "seq": {seq}, "deal": 0}}', "bid-out-of-range"),
+        (f'{{"type": "bid", "bid": -1, "seq": {seq}, "deal": 0}}', "bad-message"),
+        (f'{{"type": "play", "card": "AS", "seq": {seq}, "deal": 0}}', "unexpected-action"),
+        (f'{{"type": "play", "card": "ZZ", "seq": {seq}, "deal": 0}}', "bad-message"),
+        (f'{{"type": "trump", "suit": "H", "seq": {seq}, "deal": 0}}', "unexpected-action"),
+        (f'{{"type": "change", "bid": 1, "seq": {seq}, "deal": 0}}', "bid-change-not-allowed"),
         ('{"type": "next", "deal": 1}', "unexpected-action"),
         ('{"type": "resign"}', "bad-message"),
         (f'{{"type": "resign", "seq": {seq}, "seat": 2}}', "bad-message"),
@@ -127,6 +133,51 @@ def test_a_connection_without_the_seats_cookie_is_turned_away(server: RunningSer
     run_async(scenario)
 
 
+def test_a_page_of_another_site_may_not_open_the_game(server: RunningServer) -> None:
+    client = player(server)
+    game = start_game(client)
+
+    async def scenario() -> None:
+        headers = {**cookie(client), "Origin": "http://evil.example"}
+        with pytest.raises(InvalidStatus):
+            await connect(socket_url(server, game["id"]), additional_headers=headers)
+        headers = {**cookie(client), "Origin": server.url}
+        async with connect(socket_url(server, game["id"]), additional_headers=headers) as socket:
+            assert (await Peer(socket).receive())["type"] == "state"
+
+    run_async(scenario)
+
+
+async def read_all(peer: Peer, codes: list[str]) -> None:
+    """Read until the connection ends, keeping the error codes."""
+    while True:
+        message = await peer.receive()
+        if message["type"] == "error":
+            codes.append(message["code"])
+
+
+def test_a_flood_of_messages_is_refused_then_closed(server: RunningServer) -> None:
+    client = player(server)
+    game = start_game(client)
+
+    async def scenario() -> list[str]:
+        codes: list[str] = []
+        async with connect(socket_url(server, game["id"]), additional_headers=cookie(client)) as socket:
+            peer = Peer(socket)
+            await peer.until_my_turn()
+            for _ in range(700):
+                await peer.send({"type": "hint"})
+            with pytest.raises(ConnectionClosed) as closed:
+                await read_all(peer, codes)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1008
+        return codes
+
+    codes = run_async(scenario)
+    assert "too-fast" in codes
+    assert client.get(f"/api/games/{game['id']}/record").status_code == 200  # the server carries on
+
+
 def hidden_cards(record: dict[str, Any], seat: int) -> dict[tuple[int, int], set[str]]:
     """For every moment ``(deal, actions so far in the game)``: the cards other seats still hold."""
     hidden: dict[tuple[int, int], set[str]] = {}
@@ -164,25 +215,30 @@ def test_across_a_whole_game_no_message_names_another_seats_hidden_card(server: 
                     continue
                 deal = state["deal"]
                 await peer.send({"type": "hint"})
-                assert (await peer.receive())["type"] == "hint"
+                hinted = await peer.receive()
+                assert hinted["type"] == "hint", hinted
                 if deal["bids"]:
                     forbidden = [o["bid"] for o in deal["bids"] if not o["allowed"]]
                     if forbidden:
-                        await peer.send({"type": "bid", "bid": forbidden[0], "seq": state["seq"]})
+                        await peer.send(
+                            {"type": "bid", "bid": forbidden[0], "seq": state["seq"], "deal": deal["index"]}
+                        )
                         reply = await peer.receive()
                         assert reply["code"] == "hook"
                         refused.append(reply["message"])
                     allowed = next(o["bid"] for o in deal["bids"] if o["allowed"])
-                    await peer.send({"type": "bid", "bid": allowed, "seq": state["seq"]})
+                    await peer.send({"type": "bid", "bid": allowed, "seq": state["seq"], "deal": deal["index"]})
                 else:
                     for card, reason in deal["unplayable"].items():
-                        await peer.send({"type": "play", "card": card, "seq": state["seq"]})
+                        await peer.send({"type": "play", "card": card, "seq": state["seq"], "deal": deal["index"]})
                         reply = await peer.receive()
                         assert reply["code"] == "must-follow-suit"
                         assert reply["message"] == reason
                         refused.append(reason)
                         break
-                    await peer.send({"type": "play", "card": deal["playable"][0], "seq": state["seq"]})
+                    await peer.send(
+                        {"type": "play", "card": deal["playable"][0], "seq": state["seq"], "deal": deal["index"]}
+                    )
 
     peer = run_async(scenario)
     record = client.get(f"/api/games/{game['id']}/record").json()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from ohhell.cards import CardSet, card_text
 from ohhell.game import Game
-from ohhell.rules import Rules
+from ohhell.rules import PRESETS, Rules
 from ohhell.server import snapshot
 from ohhell.server.seats import Seat
 from server.leaks import cards_mentioned
@@ -112,3 +113,35 @@ def test_an_illegal_card_carries_its_reason() -> None:
         assert card not in legal
         assert reason.startswith("You must follow")
     assert seat != follower
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_each_actions_changes_laid_over_the_state_give_the_next_state_exactly(preset: str) -> None:
+    """What the page holds after merging every action's changes is the whole state the server would send."""
+    rules = Rules.preset(preset, players=4)
+    game = Game(rules, number=31)
+    rng = random.Random(3)
+    reasons: dict[int, str] = {}
+    shown = 0
+    state, sent = snapshot.full_state(game, snapshot.TableFacts(1, SEATS, shown, reasons), 0)
+    changes_sent = 0
+    while not game.is_over:
+        if game.deal_index != shown:  # Next hand: a whole state
+            shown = game.deal_index
+            reasons = {}
+            state, sent = snapshot.full_state(game, snapshot.TableFacts(1, SEATS, shown, reasons), 0)
+        seq = snapshot.action_count(game)
+        actor = game.to_act
+        action = rng.choice(game.legal_actions())
+        tricks = len(game.deal.tricks)
+        deal = game.deal
+        game.apply(action)
+        if actor != 0 and rng.random() < 0.5:
+            reasons[seq] = f"reason {seq}"
+        trick = deal.tricks[-1] if len(deal.tricks) > tricks else None
+        facts = snapshot.TableFacts(1, SEATS, shown, reasons)
+        message = snapshot.action_message(game, facts, 0, seq, actor, action, trick, sent)
+        changes_sent += len(json.dumps(message["changes"]))
+        state = snapshot.merge(state, json.loads(json.dumps(message)))
+        assert state == json.loads(json.dumps(snapshot.state_message(game, facts, 0))), (preset, seq)
+    assert changes_sent > 0

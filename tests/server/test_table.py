@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -11,10 +12,11 @@ from typing import Any
 import pytest
 
 from ohhell.rules import Rules
-from ohhell.server import players
+from ohhell.server import players, snapshot
 from ohhell.server.seats import Seat
 from ohhell.server.store import Store
 from ohhell.server.table import Table, Tables
+from ohhell.server.thinkers import Thinkers
 from ohhell.site import schema
 from server.serving import run_async
 
@@ -22,23 +24,30 @@ SEATS = [Seat.human("You", "me")] + [Seat.computer(n, "normal") for n in ("Alice
 
 
 class Recorder:
-    """A connection that keeps what it is sent."""
+    """A connection that keeps what it is sent, and the state it holds (as the page merges it)."""
 
     def __init__(self, seat: int = 0) -> None:
         self.seat = seat
         self.messages: list[dict[str, Any]] = []
+        self._state: dict[str, Any] | None = None
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, text: str) -> None:
+        message = json.loads(text)
         self.messages.append(message)
+        if message["type"] == "state" or (message["type"] == "action" and self._state is not None):
+            self._state = snapshot.merge(self._state or {}, message)
 
     @property
     def state(self) -> dict[str, Any]:
-        """The last state the connection was told."""
-        for message in reversed(self.messages):
-            if message["type"] in ("state", "action"):
-                state: dict[str, Any] = message if message["type"] == "state" else message["state"]
-                return state
-        raise AssertionError("no state was sent")
+        """The state the connection holds now."""
+        assert self._state is not None, "no state was sent"
+        return self._state
+
+
+def move_text(connection: Recorder, **fields: Any) -> str:
+    """A move message on the connection's picture of the table."""
+    state = connection.state
+    return json.dumps({**fields, "seq": state["seq"], "deal": state["deal"]["index"]})
 
 
 async def settle(table: Table) -> None:
@@ -58,16 +67,20 @@ async def my_move(table: Table, connection: Recorder) -> None:
         await table.receive(connection, f'{{"type": "next", "deal": {connection.state["game"]["next_deal"]}}}')
     elif deal["bids"]:
         bid = next(o["bid"] for o in deal["bids"] if o["allowed"])
-        await table.receive(connection, f'{{"type": "bid", "bid": {bid}, "seq": {connection.state["seq"]}}}')
+        await table.receive(connection, move_text(connection, type="bid", bid=bid))
     else:
-        card = deal["playable"][0]
-        await table.receive(connection, f'{{"type": "play", "card": "{card}", "seq": {connection.state["seq"]}}}')
+        await table.receive(connection, move_text(connection, type="play", card=deal["playable"][0]))
     await settle(table)
+
+
+async def new_table(tables: Tables, rules: Rules, number: int = 7, seats: list[Seat] = SEATS) -> Table:
+    """A new game's live table."""
+    return await tables.get((await tables.start(rules, number, seats, "me")).id)
 
 
 async def seated(tables: Tables, first_dealer: int = 0) -> tuple[Table, Recorder]:
     """A new `short` game (deal number 7) with you in seat 0, once the computer players have acted."""
-    table = await tables.start(Rules.preset("short", first_dealer=first_dealer), 7, SEATS, "me")
+    table = await new_table(tables, Rules.preset("short", first_dealer=first_dealer))
     you = Recorder()
     await table.join(you)
     await settle(table)
@@ -80,7 +93,7 @@ def run(tmp_path: Path, scenario: Callable[[Tables], Awaitable[None]]) -> None:
 
     async def main() -> None:
         store = Store(url)
-        tables = Tables(store, players.Thinkers(0))
+        tables = Tables(store, Thinkers(0))
         try:
             await scenario(tables)
         finally:
@@ -93,7 +106,7 @@ def run(tmp_path: Path, scenario: Callable[[Tables], Awaitable[None]]) -> None:
 
 def test_the_computer_players_act_until_the_person_is_to_act(tmp_path: Path) -> None:
     async def scenario(tables: Tables) -> None:
-        table = await tables.start(Rules.preset("short", first_dealer=0), 7, SEATS, "me")
+        table = await new_table(tables, Rules.preset("short", first_dealer=0))
         you = Recorder()
         await table.join(you)
         await settle(table)
@@ -111,7 +124,7 @@ def test_the_computer_players_act_until_the_person_is_to_act(tmp_path: Path) -> 
 
 def test_a_restarted_server_resumes_exactly_where_the_game_was(tmp_path: Path) -> None:
     async def scenario(tables: Tables) -> None:
-        table = await tables.start(Rules.preset("short"), 7, SEATS, "me")
+        table = await new_table(tables, Rules.preset("short"))
         you = Recorder()
         await table.join(you)
         await settle(table)
@@ -128,7 +141,7 @@ def test_a_restarted_server_resumes_exactly_where_the_game_was(tmp_path: Path) -
 
 def test_a_finished_hand_waits_for_next_hand(tmp_path: Path) -> None:
     async def scenario(tables: Tables) -> None:
-        table = await tables.start(Rules.preset("short", first_dealer=3), 7, SEATS, "me")
+        table = await new_table(tables, Rules.preset("short", first_dealer=3))
         you = Recorder()
         await table.join(you)
         await settle(table)
@@ -158,7 +171,7 @@ def test_the_computer_players_think_off_the_event_loop(tmp_path: Path, monkeypat
     monkeypatch.setattr(players, "decide", watched)
 
     async def scenario(tables: Tables) -> None:
-        table = await tables.start(Rules.preset("short", first_dealer=0), 7, SEATS, "me")
+        table = await new_table(tables, Rules.preset("short", first_dealer=0))
         await table.join(Recorder())
         await settle(table)
         assert threads
@@ -186,7 +199,7 @@ def test_a_move_the_database_does_not_take_is_not_made(tmp_path: Path, monkeypat
 
 def test_a_second_connection_of_the_same_seat_sees_the_same_table(tmp_path: Path) -> None:
     async def scenario(tables: Tables) -> None:
-        table = await tables.start(Rules.preset("short"), 7, SEATS, "me")
+        table = await new_table(tables, Rules.preset("short"))
         first, second = Recorder(), Recorder()
         await table.join(first)
         await settle(table)
@@ -215,7 +228,7 @@ def test_giving_up_ends_the_game_for_good(tmp_path: Path) -> None:
         assert len(table.game.deal.actions) == actions  # the computer players stop too
         await table.receive(you, f'{{"type": "resign", "seq": {you.state["seq"]}}}')
         assert you.messages[-1]["code"] == "unexpected-action"
-        await table.receive(you, f'{{"type": "bid", "bid": 0, "seq": {you.state["seq"]}}}')
+        await table.receive(you, move_text(you, type="bid", bid=0))
         assert you.messages[-1]["type"] == "error"
         restarted = await Tables(tables.store, tables.thinkers).get(table.id)
         assert restarted.game.resigned == 0
@@ -253,20 +266,88 @@ def test_under_until_next_rules_the_computers_leave_time_to_change_a_bid(tmp_pat
     async def scenario(tables: Tables) -> None:
         quick = Tables(tables.store, tables.thinkers, change_window=0.4)
         rules = Rules.preset("short", first_dealer=3, bid_changes="until-next")
-        table = await quick.start(rules, 7, SEATS, "me")
+        table = await new_table(quick, rules)
         you = Recorder()
         await table.join(you)
         await settle(table)
         assert table.game.to_act == 0  # you bid first: the dealer is on your right
-        await table.receive(you, f'{{"type": "bid", "bid": 1, "seq": {you.state["seq"]}}}')
+        await table.receive(you, move_text(you, type="bid", bid=1))
         await asyncio.sleep(0.1)
         assert table.game.deal.bids[1] == -1  # Alice waits while you may change
         assert you.state["deal"]["changes"]
-        await table.receive(you, f'{{"type": "change", "bid": 2, "seq": {you.state["seq"]}}}')
+        await table.receive(you, move_text(you, type="change", bid=2))
         assert table.game.deal.bids[0] == 2
         await settle(table)
         assert table.game.deal.bids[1] >= 0  # then the computer players go on
         assert not table.game.deal.can_change_bid(0)
         await quick.close()
+
+    run(tmp_path, scenario)
+
+
+def test_a_computer_players_unsaved_action_is_tried_again_and_the_table_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario(tables: Tables) -> None:
+        monkeypatch.setattr("ohhell.server.table.RETRY_FIRST_SECONDS", 0.01)
+        table, you = await seated(tables)
+        append = table.store.append_action
+        failures = {"left": 3}
+
+        async def locked(*args: Any) -> None:
+            if failures["left"] and args[1].seat != 0:
+                failures["left"] -= 1
+                raise OSError("database is locked")
+            await append(*args)
+
+        monkeypatch.setattr(table.store, "append_action", locked)
+        await my_move(table, you)  # your move is saved; then the computer players' first one fails three times
+        notices = [m["code"] for m in you.messages if m["type"] == "notice"]
+        assert notices == ["saving-failed", "saved"]
+        assert failures["left"] == 0
+        assert table.game.to_act == 0 or you.state["game"]["waiting_for_next"]  # the table went on to you
+        restarted = await Tables(tables.store, tables.thinkers).get(table.id)
+        assert restarted.state_for(0) == table.state_for(0)  # and every action it announced was stored
+
+    run(tmp_path, scenario)
+
+
+def test_idle_tables_are_let_go_and_rebuilt_from_the_log(tmp_path: Path) -> None:
+    async def scenario(tables: Tables) -> None:
+        quick = Tables(tables.store, tables.thinkers, idle_seconds=0.05)
+        table = await new_table(quick, Rules.preset("short"))
+        you = Recorder()
+        await table.join(you)
+        await settle(table)
+        await my_move(table, you)
+        before = table.state_for(0)
+        await asyncio.sleep(0.3)
+        assert len(quick) == 1  # a connected table stays
+        table.leave(you)
+        await asyncio.sleep(0.3)
+        assert len(quick) == 0  # the sweeper let it go
+        again = await quick.get(table.id)
+        assert again is not table
+        assert again.state_for(0) == before
+        await quick.close()
+
+    run(tmp_path, scenario)
+
+
+def test_a_move_for_a_finished_hand_sent_as_next_hand_is_pressed_is_refused(tmp_path: Path) -> None:
+    async def scenario(tables: Tables) -> None:
+        table, you = await seated(tables, first_dealer=2)  # hand 2 is dealt by seat 3: you bid first
+        while not you.state["game"]["waiting_for_next"]:
+            await my_move(table, you)
+        other = Recorder()  # another tab of the same seat, still showing the finished hand
+        await table.join(other)
+        await table.receive(you, json.dumps({"type": "next", "deal": 1}))
+        await settle(table)
+        stale = {"seq": other.messages[0]["seq"], "deal": 0}
+        assert table.game.to_act == 0 and table.seq == stale["seq"]  # the same seq: only the hand tells them apart
+        moves = len(table.game.deal.actions)
+        await table.receive(other, json.dumps({"type": "bid", "bid": 0, **stale}))
+        assert other.messages[-2]["code"] == "stale"
+        assert len(table.game.deal.actions) == moves
 
     run(tmp_path, scenario)

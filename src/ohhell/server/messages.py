@@ -4,11 +4,13 @@ Each is a JSON object with a ``type``; one :class:`~pydantic.TypeAdapter` over t
 parses them, refusing unknown types, missing or extra fields and values of the wrong type. The seat is
 never part of a message: it is the seat the connection belongs to.
 
-Moves carry ``seq``, the number of actions the sender had seen: a move made on a stale picture of the
-table (another tab, a double click) is refused instead of being applied to a state nobody saw.
+Moves carry ``seq``, the number of actions the sender had seen, and ``deal``, the hand it was shown: a move made
+on a stale picture of the table (another tab, a double click, a hand that ended as Next hand was pressed) is
+refused instead of being applied to a state nobody saw. Numbers are bounded, so that no message can carry a
+value the table would choke on.
 
->>> parse_message('{"type": "bid", "bid": 2, "seq": 7}')
-BidMessage(type='bid', bid=2, seq=7)
+>>> parse_message('{"type": "bid", "bid": 2, "seq": 7, "deal": 0}')
+BidMessage(type='bid', bid=2, seq=7, deal=0)
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE_BYTES: Final = 2048
 
+Count = Annotated[int, Field(ge=0, le=100_000)]
+"""A ``seq``, a bid or a deal index: far above any game's, far below any integer limit."""
+
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
@@ -28,16 +33,18 @@ class BidMessage(_Message):
     """Bid a number of tricks."""
 
     type: Literal["bid"]
-    bid: int
-    seq: int
+    bid: Count
+    seq: Count
+    deal: Count
 
 
 class ChangeMessage(_Message):
     """Change one's bid (``until-next`` rules)."""
 
     type: Literal["change"]
-    bid: int
-    seq: int
+    bid: Count
+    seq: Count
+    deal: Count
 
 
 class PlayMessage(_Message):
@@ -45,7 +52,8 @@ class PlayMessage(_Message):
 
     type: Literal["play"]
     card: Annotated[str, Field(min_length=2, max_length=3)]
-    seq: int
+    seq: Count
+    deal: Count
 
 
 class TrumpMessage(_Message):
@@ -53,21 +61,22 @@ class TrumpMessage(_Message):
 
     type: Literal["trump"]
     suit: Literal["S", "H", "D", "C"]
-    seq: int
+    seq: Count
+    deal: Count
 
 
 class ResignMessage(_Message):
     """Give up the game: it ends now, and counts as a loss for the seat that gave up."""
 
     type: Literal["resign"]
-    seq: int
+    seq: Count
 
 
 class NextHandMessage(_Message):
     """Move on from a finished hand to deal ``deal`` (0-based)."""
 
     type: Literal["next"]
-    deal: int
+    deal: Count
 
 
 class HintMessage(_Message):
@@ -80,7 +89,7 @@ class ShowHandsMessage(_Message):
     """Ask what everyone held in a finished hand."""
 
     type: Literal["show_hands"]
-    deal: int
+    deal: Count
 
 
 class SyncMessage(_Message):

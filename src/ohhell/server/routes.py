@@ -9,7 +9,6 @@ says which human seats are yours.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,13 +19,14 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from ohhell.errors import RulesError
+from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import exports, newgame, wording
-from ohhell.server.players import Thinkers
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
-from ohhell.server.table import CHANGE_WINDOW, Table, Tables
-from ohhell.web import house_rules, identity
+from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables, rebuild
+from ohhell.server.thinkers import Thinkers
+from ohhell.web import guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.pages import feature_templates
 
@@ -41,9 +41,9 @@ class SocketConnection:
         self.websocket = websocket
         self.seat = seat
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one JSON message (a stuck connection fails after :data:`SEND_TIMEOUT` seconds)."""
-        await asyncio.wait_for(self.websocket.send_text(json.dumps(message)), SEND_TIMEOUT)
+    async def send(self, text: str) -> None:
+        """Send one message (a stuck connection fails after :data:`SEND_TIMEOUT` seconds)."""
+        await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
 
 
 def game_summary(stored: StoredGame) -> dict[str, Any]:
@@ -67,6 +67,14 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
     }
 
 
+def seat_of(stored: StoredGame, player: str) -> int | None:
+    """The human seat of a stored game that belongs to ``player``'s key, if any."""
+    for index, seat in enumerate(stored.seats):
+        if seat.get("kind") == "human" and seat.get("player") == player:
+            return index
+    return None
+
+
 def game_router(config: ServerConfig) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first)."""
     holder: dict[str, Any] = {}
@@ -74,9 +82,9 @@ def game_router(config: ServerConfig) -> APIRouter:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(config.database_url)
-        thinkers = Thinkers(config.computer_processes)
+        thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
-        holder["tables"] = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale)
+        holder["tables"] = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds)
         try:
             yield
         finally:
@@ -96,14 +104,21 @@ def game_router(config: ServerConfig) -> APIRouter:
         key: str = request.state.player
         return key
 
-    async def own_table(request: Request, game_id: int) -> Table:
+    async def own_game(request: Request, game_id: int) -> StoredGame:
+        """The game row, if the request's player has a seat at it (404 or 403 otherwise)."""
         try:
-            table = await tables().get(game_id)
+            stored = await tables().store.game(game_id)
         except GameNotFoundError:
             raise HTTPException(404, f"There is no game {game_id}.") from None
-        if table.seat_of(player_of(request)) is None:
+        if seat_of(stored, player_of(request)) is None:
             raise HTTPException(403, "This game belongs to another player.")
-        return table
+        return stored
+
+    async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game]:
+        """The game and its engine state, rebuilt from the log, for a player with a seat at it."""
+        await own_game(request, game_id)
+        stored = await tables().store.load(game_id)
+        return stored, rebuild(stored)
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, {"animation_scale": config.animation_scale, **context})
@@ -128,13 +143,13 @@ def game_router(config: ServerConfig) -> APIRouter:
 
     @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: int) -> HTMLResponse:
-        table = await own_table(request, game_id)
-        return page(request, "game.html", game_id=table.id, number=table.game.number)
+        stored = await own_game(request, game_id)
+        return page(request, "game.html", game_id=stored.id, number=stored.deal_number)
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
-        table = await own_table(request, game_id)
-        return page(request, "replay.html", game_id=table.id, number=table.game.number)
+        stored = await own_game(request, game_id)
+        return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
 
     # ----------------------------------------------------------------- API
 
@@ -148,39 +163,42 @@ def game_router(config: ServerConfig) -> APIRouter:
             rules = body.rules()
         except RulesError as exc:
             raise HTTPException(400, str(exc)) from None
-        table = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
-        return {"id": table.id, "number": table.game.number, "url": f"/games/{table.id}"}
+        stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
+        return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
 
     @router.post("/api/games/{game_id}/replay-deal", status_code=201)
     async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
         """A new game with the same number, rules and seats: the same cards again."""
-        old = await own_table(request, game_id)
-        seats = [
-            Seat.human(s.name, player_of(request)) if s.is_human and s.player == player_of(request) else s
-            for s in old.seats
-        ]
-        table = await tables().start(old.game.rules, old.game.number, seats, player_of(request), replay_of=old.id)
-        return {"id": table.id, "number": table.game.number, "url": f"/games/{table.id}"}
+        old = await own_game(request, game_id)
+        me = player_of(request)
+        seats = [Seat.from_json(seat) for seat in old.seats]
+        seats = [Seat.human(s.name, me) if s.is_human and s.player == me else s for s in seats]
+        rules = Rules.from_json(old.rules)
+        stored = await tables().start(rules, old.deal_number, seats, me, replay_of=old.id)
+        return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
 
     @router.get("/api/games/{game_id}/record")
     async def download_record(request: Request, game_id: int) -> JSONResponse:
-        table = await own_table(request, game_id)
+        stored, game = await own_played_game(request, game_id)
         return JSONResponse(
-            exports.public_record(table.game),
-            headers={"Content-Disposition": f'attachment; filename="ohhell-game-{table.id}.json"'},
+            exports.public_record(game),
+            headers={"Content-Disposition": f'attachment; filename="ohhell-game-{stored.id}.json"'},
         )
 
     @router.get("/api/games/{game_id}/replay")
     async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
-        table = await own_table(request, game_id)
-        return exports.replay_data(table.game, [s.name for s in table.seats])
+        stored, game = await own_played_game(request, game_id)
+        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats])
 
     # ----------------------------------------------------------------- the table
 
     @router.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: int) -> None:
-        token = websocket.cookies.get(identity.COOKIE)
-        if token is None or not identity.valid_token(token):
+        if not guards.origin_allowed(websocket.scope, config.allowed_origins):
+            await websocket.close(code=4403, reason="this page may not open the game from another site")
+            return
+        token = identity.cookie_token(websocket.scope)
+        if token is None:
             await websocket.close(code=4401, reason="open the game page first")
             return
         try:
@@ -194,12 +212,25 @@ def game_router(config: ServerConfig) -> APIRouter:
             return
         await websocket.accept()
         connection = SocketConnection(websocket, seat)
-        await table.join(connection)
+        while True:
+            try:
+                await table.join(connection)
+                break
+            except TableClosedError:  # let go while we were accepting: load it again
+                table = await tables().get(game_id)
+        limit = guards.RateLimit()
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                verdict = limit.take()
+                if verdict == "close":
+                    await websocket.close(code=1008, reason="too many messages")
+                    break
+                if verdict == "refuse":
+                    await connection.send(guards.TOO_FAST)
+                    continue
                 await table.receive(connection, message.get("text") or message.get("bytes") or b"")
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass

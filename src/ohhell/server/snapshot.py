@@ -4,6 +4,11 @@
 tricks, the trick in progress and the last one, the score sheet, whose turn it is and the sentences to
 show. Nothing in it comes from another seat's hand. The one exception is :func:`hands_message`, Show
 All Hands, which is only built for a finished deal, when every card has been played.
+
+After each action a seat is told only what changed (:func:`action_message`): the parts of the state whose
+values differ from what it was last sent (:class:`Sent`), which :func:`merge` (and the page's script, the same
+way) lays over the state it holds. A state message is sent when a seat joins, asks again, or the table moves
+to the next hand.
 """
 
 from __future__ import annotations
@@ -56,20 +61,40 @@ def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
 
 def state_message(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
     """The whole table as ``seat`` sees it."""
+    return full_state(game, facts, seat)[0]
+
+
+@dataclass
+class Sent:
+    """What one seat was last told, part by part: what the next :func:`action_message` compares against."""
+
+    game: dict[str, Any]
+    """The game part's keys that actions change (:func:`_game_progress`)."""
+    deal: dict[str, Any]
+    """The deal part, without its reasons (each action's reason is sent with it)."""
+    sheet_rows: int
+    sheet_current: dict[str, Any] | None
+
+
+def full_state(game: Game, facts: TableFacts, seat: int) -> tuple[dict[str, Any], Sent]:
+    """The whole table as ``seat`` sees it, and the record of what it was told."""
     view = shown_view(game, facts, seat)
     deal = game.deals[facts.shown_deal]
-    return {
+    progress = _game_progress(game, facts, seat)
+    deal_part = _deal_part(game, deal, view, facts)
+    sheet = score_sheet(game, facts.shown_deal)
+    message = {
         "type": "state",
         "seq": action_count(game),
-        "game": _game_part(game, facts, seat),
-        "deal": _deal_part(game, deal, view, facts),
-        "sheet": score_sheet(game, facts.shown_deal),
+        "game": {**_game_setting(game, facts, seat), **progress},
+        "deal": {**deal_part, "reasons": _reasons(game, view, facts)},
+        "sheet": sheet,
     }
+    return message, Sent(progress, deal_part, len(sheet["rows"]), sheet["current"])
 
 
-def _game_part(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
-    winners = game.winners
-    shown_finished = game.deals[facts.shown_deal].is_over
+def _game_setting(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
+    """The game part's keys that no action changes."""
     return {
         "id": facts.game_id,
         "number": game.number,
@@ -78,6 +103,14 @@ def _game_part(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
         "deals": game.rules.deals,
         "you": seat,
         "players": [s.public() for s in facts.seats],
+    }
+
+
+def _game_progress(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
+    """The game part's keys that actions change: the end of a hand, the end of the game."""
+    winners = game.winners
+    shown_finished = game.deals[facts.shown_deal].is_over
+    return {
         "over": game.is_over,
         "winners": winners,
         "result": (
@@ -115,7 +148,6 @@ def _deal_part(game: Game, deal: Deal, view: SeatView, facts: TableFacts) -> dic
     names = facts.names
     seat = view.seat
     led = deal.led_suit
-    first = first_seq(game, view.deal_index)
     left = _cards_left(view)
     plates = [
         {
@@ -130,16 +162,6 @@ def _deal_part(game: Game, deal: Deal, view: SeatView, facts: TableFacts) -> dic
     legal = view.legal_actions
     playable = [card_text(a) for a in legal if verb_of(a) == "play"]
     hand = view.hand.texts()
-    reasons = [
-        {
-            "seq": first + i,
-            "seat": actor,
-            "sentence": wording.action_sentence(names[actor], action),
-            "reason": facts.reasons[first + i],
-        }
-        for i, (actor, action) in enumerate(view.history)
-        if first + i in facts.reasons
-    ]
     return {
         "index": view.deal_index,
         "title": wording.hand_title(view.deal_index, game.rules.deals, view.hand_size),
@@ -169,8 +191,27 @@ def _deal_part(game: Game, deal: Deal, view: SeatView, facts: TableFacts) -> dic
         "winning": deal.trick_winner_so_far() if view.trick else None,
         "last_trick": trick_part(view.tricks[-1], view.players, seat, names) if view.tricks else None,
         "tricks_played": len(view.tricks),
-        "reasons": reasons,
         "finished": view.phase == "finished",
+    }
+
+
+def _reasons(game: Game, view: SeatView, facts: TableFacts) -> list[dict[str, Any]]:
+    """The computer players' explanations (Why?) of the deal shown, in order."""
+    first = first_seq(game, view.deal_index)
+    return [
+        why_entry(first + i, actor, action, facts)
+        for i, (actor, action) in enumerate(view.history)
+        if first + i in facts.reasons
+    ]
+
+
+def why_entry(seq: int, actor: int, action: Action, facts: TableFacts) -> dict[str, Any]:
+    """One line of Why?: who did what, and the reason the computer player gave."""
+    return {
+        "seq": seq,
+        "seat": actor,
+        "sentence": wording.action_sentence(facts.names[actor], action),
+        "reason": facts.reasons[seq],
     }
 
 
@@ -200,23 +241,52 @@ def score_sheet(game: Game, shown_deal: int) -> dict[str, Any]:
                 "cells": cells,
             }
         )
-    current = None
+    return {"rows": rows, "current": current_row(game, shown_deal), "totals": running}
+
+
+def current_row(game: Game, shown_deal: int) -> dict[str, Any] | None:
+    """The score sheet's line for the hand being played: its bids and tricks so far (``None`` once it is over)."""
     deal = game.deals[shown_deal]
-    if not deal.is_over:
-        current = {
-            "hand": shown_deal + 1,
-            "cards": deal.size,
-            "dealer": deal.dealer,
-            "trump": suit_text(deal.trump),
-            "cells": [{"bid": None if b < 0 else b, "won": w} for b, w in zip(deal.bids, deal.tricks_won, strict=True)],
-        }
-    return {"rows": rows, "current": current, "totals": running}
+    if deal.is_over:
+        return None
+    return {
+        "hand": shown_deal + 1,
+        "cards": deal.size,
+        "dealer": deal.dealer,
+        "trump": suit_text(deal.trump),
+        "cells": [{"bid": None if b < 0 else b, "won": w} for b, w in zip(deal.bids, deal.tricks_won, strict=True)],
+    }
 
 
 def action_message(
-    game: Game, facts: TableFacts, seat: int, seq: int, actor: int, action: Action, trick: Trick | None
+    game: Game, facts: TableFacts, seat: int, seq: int, actor: int, action: Action, trick: Trick | None, sent: Sent
 ) -> dict[str, Any]:
-    """One action as it happened, with the state after it, for ``seat``."""
+    """One action as it happened, for ``seat``: who did what, and what changed since ``sent`` (which it updates).
+
+    ``changes`` holds, for each part of the state (``game``, ``deal``, ``sheet``), the keys whose values are new;
+    ``why`` is the line the action adds to the Why? list, if a computer player explained it. Laid over the state
+    the seat holds (:func:`merge`), they give exactly :func:`state_message` after the action.
+    """
+    changes: dict[str, Any] = {}
+    progress = _game_progress(game, facts, seat)
+    changed_game = {key: value for key, value in progress.items() if sent.game.get(key) != value}
+    if changed_game:
+        changes["game"] = changed_game
+        sent.game = progress
+    deal_part = _deal_part(game, game.deals[facts.shown_deal], shown_view(game, facts, seat), facts)
+    changed_deal = {key: value for key, value in deal_part.items() if sent.deal.get(key, _MISSING) != value}
+    if changed_deal:
+        changes["deal"] = changed_deal
+        sent.deal = deal_part
+    if len(game.results) != sent.sheet_rows:
+        sheet = score_sheet(game, facts.shown_deal)
+        changes["sheet"] = sheet
+        sent.sheet_rows, sent.sheet_current = len(sheet["rows"]), sheet["current"]
+    else:
+        current = current_row(game, facts.shown_deal)
+        if current != sent.sheet_current:
+            changes["sheet"] = {"current": current}
+            sent.sheet_current = current
     return {
         "type": "action",
         "seq": seq,
@@ -225,8 +295,34 @@ def action_message(
         "sentence": wording.action_sentence(wording.who(actor, seat, facts.names), action),
         "reason": facts.reasons.get(seq),
         "trick": None if trick is None else trick_part(trick, game.rules.players, seat, facts.names),
-        "state": state_message(game, facts, seat),
+        "why": why_entry(seq, actor, action, facts) if seq in facts.reasons else None,
+        "changes": changes,
     }
+
+
+_MISSING: Any = object()
+
+
+def merge(state: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """The state a seat holds after ``message`` (a state or an action message): what the page's script does.
+
+    >>> merge({"seq": 3, "game": {"over": False}, "deal": {"bar": "x", "reasons": []}, "sheet": {"current": 1}},
+    ...       {"type": "action", "seq": 3, "why": None, "changes": {"deal": {"bar": "y"}}})["deal"]
+    {'bar': 'y', 'reasons': []}
+    """
+    if message["type"] == "state":
+        return message
+    changes = message["changes"]
+    merged = {
+        **state,
+        "seq": message["seq"] + 1,
+        "game": {**state["game"], **changes.get("game", {})},
+        "deal": {**state["deal"], **changes.get("deal", {})},
+        "sheet": {**state["sheet"], **changes.get("sheet", {})},
+    }
+    if message.get("why") is not None:
+        merged["deal"]["reasons"] = [*state["deal"]["reasons"], message["why"]]
+    return merged
 
 
 def hands_message(game: Game, facts: TableFacts, deal_index: int) -> dict[str, Any]:

@@ -1,12 +1,17 @@
 """One live game: its seats, the connections of its human seats, its computer players and its log.
 
 A :class:`Table` holds the engine's :class:`~ohhell.game.Game`, rebuilt from the stored log when it is
-first needed. Every accepted action is applied, written to the database and only then announced to the
-seats, each of which is told what its own view allows. A refused message changes nothing and is answered
-with an error. Computer players think in a worker thread, so the event loop stays free.
+first needed and let go again when nobody has used it for a while (:class:`Tables`). Every accepted action is
+applied, written to the database (the :class:`~ohhell.server.journal.Journal` commits many tables' actions
+together) and only then announced: each connected seat is told what changed, built from its own view, and
+encoded once for all that seat's connections. A refused message changes nothing and is answered with an error.
+Computer players think off the event loop (:class:`~ohhell.server.thinkers.Thinkers`).
 
-After the last trick of a hand the table waits for a person to press Next hand (``shown_deal`` stays
-on the finished hand), so that the score sheet and Show All Hands can be looked at.
+When the database does not take a computer player's action, the table tells its people that saving is failing
+and tries again with growing pauses until it is saved; a person's move that is not saved is refused, and nothing
+changes. After the last trick of a hand the table waits for a person to press Next hand (``shown_deal`` stays on
+the finished hand), so that the score sheet and Show All Hands can be looked at; a move meant for a hand other than
+the one shown is refused as stale.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final, Protocol
+
+import orjson
 
 from ohhell.actions import Action, action_text, bid, change, choose_trump, parse_action, play
 from ohhell.cards import SUIT_LETTERS, parse_card
@@ -23,7 +31,7 @@ from ohhell.deal import Trick
 from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import players, snapshot, wording
+from ohhell.server import snapshot, wording
 from ohhell.server.messages import (
     BadMessageError,
     BidMessage,
@@ -39,11 +47,22 @@ from ohhell.server.messages import (
 )
 from ohhell.server.seats import Seat
 from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction, StoredGame
+from ohhell.server.thinkers import Thinkers
 
 log = logging.getLogger(__name__)
 
 CHANGE_WINDOW: Final = 3.0
 """Seconds the computer players wait, under ``until-next`` rules, while a person may still change a bid just made."""
+IDLE_SECONDS: Final = 120.0
+"""A table nobody is connected to, with nothing to do, is let go after this long (and rebuilt when next needed)."""
+RETRY_FIRST_SECONDS: Final = 0.25
+RETRY_MAX_SECONDS: Final = 5.0
+"""A computer player's action the database did not take is tried again after 0.25 s, 0.5 s, … up to 5 s apart."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the JSON text sent over the socket."""
+    return orjson.dumps(message).decode()
 
 
 class Connection(Protocol):
@@ -51,8 +70,8 @@ class Connection(Protocol):
 
     seat: int
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; raise if the connection is gone."""
+    async def send(self, text: str) -> None:
+        """Send one message (JSON text); raise if the connection is gone."""
 
 
 class CorruptLogError(RuntimeError):
@@ -61,6 +80,10 @@ class CorruptLogError(RuntimeError):
 
 class NotSavedError(RuntimeError):
     """An action the database did not take: it was taken back, so nothing changed."""
+
+
+class TableClosedError(RuntimeError):
+    """The table was let go (idle, or the server is stopping): look it up again."""
 
 
 def rebuild(stored: StoredGame) -> Game:
@@ -94,11 +117,19 @@ def move_action(message: MoveMessage) -> Action:
     return choose_trump(SUIT_LETTERS.index(message.suit))
 
 
+@dataclass
+class _Seated:
+    """A seat with connections: them, and what the seat was last told."""
+
+    connections: list[Connection]
+    sent: snapshot.Sent
+
+
 class Table:
     """A game being played. Use :meth:`Tables.get`; one per game in a server process."""
 
     def __init__(
-        self, stored: StoredGame, store: Store, thinkers: players.Thinkers, change_window: float = CHANGE_WINDOW
+        self, stored: StoredGame, store: Store, thinkers: Thinkers, change_window: float = CHANGE_WINDOW
     ) -> None:
         self.id = stored.id
         self.change_window = change_window
@@ -108,10 +139,17 @@ class Table:
         self.game = rebuild(stored)
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
         self.shown_deal = stored.shown_deal if self._has_humans() else self.game.deal_index
-        self.reasons: dict[int, str] = {row.seq: row.reason for row in stored.actions if row.reason}
-        self.connections: set[Connection] = set()
+        first = snapshot.first_seq(self.game, self.shown_deal)
+        self.reasons: dict[int, str] = {
+            row.seq: row.reason for row in stored.actions if row.reason and row.seq >= first
+        }
+        """The computer players' reasons (Why?) of the hand shown, by ``seq``; older ones stay in the database."""
+        self._seated: dict[int, _Seated] = {}
         self._lock = asyncio.Lock()
         self._bots: asyncio.Task[None] | None = None
+        self.saving_fails = False
+        self.closed = False
+        self.last_used = time.monotonic()
 
     # ----------------------------------------------------------------- reading
 
@@ -130,6 +168,11 @@ class Table:
         """Whether a finished hand is shown and the next one waits for Next hand."""
         return self.shown_deal != self.game.deal_index
 
+    @property
+    def connections(self) -> list[Connection]:
+        """Every connection, seat by seat."""
+        return [c for seated in self._seated.values() for c in seated.connections]
+
     def _has_humans(self) -> bool:
         return any(seat.is_human for seat in self.seats)
 
@@ -144,18 +187,38 @@ class Table:
         """The table as ``seat`` sees it."""
         return snapshot.state_message(self.game, self.facts, seat)
 
+    def idle_for(self, now: float) -> float:
+        """How long the table has had no connection and nothing to do (0 while it is in use)."""
+        busy = self._seated or self._lock.locked() or (self._bots is not None and not self._bots.done())
+        if busy:
+            self.last_used = now
+            return 0.0
+        return now - self.last_used
+
     # ----------------------------------------------------------------- connections
 
     async def join(self, connection: Connection) -> None:
         """Seat a connection and send it the table; the computer players resume if it is their turn."""
         async with self._lock:
-            self.connections.add(connection)
-            await self._send(connection, self.state_for(connection.seat))
+            if self.closed:
+                raise TableClosedError(f"table {self.id} was let go")
+            message, sent = snapshot.full_state(self.game, self.facts, connection.seat)
+            seated = self._seated.setdefault(connection.seat, _Seated([], sent))
+            seated.sent = sent  # the seat's other connections hold this same state
+            seated.connections.append(connection)
+            await self._send(connection, encode(message))
+            if self.saving_fails:
+                await self._send(connection, encode(_notice_saving(True)))
         self.wake_computer_players()
 
     def leave(self, connection: Connection) -> None:
         """Forget a closed connection."""
-        self.connections.discard(connection)
+        seated = self._seated.get(connection.seat)
+        if seated is not None and connection in seated.connections:
+            seated.connections.remove(connection)
+            if not seated.connections:
+                del self._seated[connection.seat]
+        self.last_used = time.monotonic()
 
     async def receive(self, connection: Connection, text: str | bytes) -> None:
         """Handle one message from ``connection``: act on it, or answer with an error and change nothing."""
@@ -167,7 +230,7 @@ class Table:
         try:
             if isinstance(message, SyncMessage):
                 async with self._lock:
-                    await self._send(connection, self.state_for(connection.seat))
+                    await self._send_state(connection)
             elif isinstance(message, HintMessage):
                 await self._hint(connection)
             elif isinstance(message, ShowHandsMessage):
@@ -183,32 +246,57 @@ class Table:
             await self._refuse(connection, "server-error", "Something went wrong on the server; nothing was changed.")
 
     async def _refuse(self, connection: Connection, code: str, message: str) -> None:
-        await self._send(connection, snapshot.error_message(code, message, self.seq))
+        await self._send(connection, encode(snapshot.error_message(code, message, self.seq)))
 
     async def _refuse_stale(self, connection: Connection) -> None:
         """Refuse a message sent on an old picture of the table, and show the table as it is."""
         await self._refuse(connection, "stale", "The table has moved on since that was sent; it is shown as it is now.")
-        await self._send(connection, self.state_for(connection.seat))
+        await self._send_state(connection)
 
-    async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
+    async def _send_state(self, connection: Connection) -> None:
+        """The whole table again, for one connection (the seat's record of what it was told is reset with it)."""
+        message, sent = snapshot.full_state(self.game, self.facts, connection.seat)
+        seated = self._seated.get(connection.seat)
+        if seated is not None and seated.connections == [connection]:
+            seated.sent = sent
+            await self._send(connection, encode(message))
+        else:  # the seat's other connections must hold the same state, for the next changes to fit
+            await self._broadcast_states({connection.seat})
+
+    async def _send(self, connection: Connection, text: str) -> None:
         try:
-            await connection.send(message)
+            await connection.send(text)
         except Exception:  # a connection that cannot take a message is gone; the others carry on
             log.info("table %s: dropping a connection of seat %s", self.id, connection.seat)
-            self.connections.discard(connection)
+            self.leave(connection)
 
-    async def _broadcast(self, build: Callable[[int], dict[str, Any]]) -> None:
-        messages: dict[int, dict[str, Any]] = {}
-        for connection in list(self.connections):
-            if connection.seat not in messages:
-                messages[connection.seat] = build(connection.seat)
-            await self._send(connection, messages[connection.seat])
+    async def _broadcast(self, build: Callable[[int, snapshot.Sent], dict[str, Any]]) -> None:
+        """One message per connected seat, built and encoded once, sent to each of its connections."""
+        for seat, seated in list(self._seated.items()):
+            text = encode(build(seat, seated.sent))
+            for connection in list(seated.connections):
+                await self._send(connection, text)
+
+    async def _broadcast_states(self, seats: set[int] | None = None) -> None:
+        """The whole table to every connected seat (or to ``seats``)."""
+        for seat, seated in list(self._seated.items()):
+            if seats is not None and seat not in seats:
+                continue
+            message, seated.sent = snapshot.full_state(self.game, self.facts, seat)
+            text = encode(message)
+            for connection in list(seated.connections):
+                await self._send(connection, text)
+
+    async def _broadcast_notice(self, message: dict[str, Any]) -> None:
+        text = encode(message)
+        for connection in self.connections:
+            await self._send(connection, text)
 
     # ----------------------------------------------------------------- acting
 
     async def _move(self, connection: Connection, message: MoveMessage) -> None:
         async with self._lock:
-            if message.seq != self.seq:
+            if message.seq != self.seq or message.deal != self.shown_deal:
                 await self._refuse_stale(connection)
                 return
             if self.game.is_over or self.waiting_for_next:
@@ -226,7 +314,7 @@ class Table:
                 await self._refuse(connection, exc.code, text)
                 return
             except NotSavedError:
-                log.exception("table %s: a move was not saved", self.id)
+                log.warning("table %s: a move was not saved", self.id, exc_info=True)
                 await self._refuse(
                     connection, "not-saved", "The move could not be saved, so it was not made: try again."
                 )
@@ -254,12 +342,19 @@ class Table:
             raise
         if reason:
             self.reasons[seq] = reason
-        if not self._has_humans():
-            self.shown_deal = game.deal_index
+        if not self._has_humans() and self.shown_deal != game.deal_index:
+            self._show_deal(game.deal_index)
+            await self._broadcast_states()
+            return
         trick: Trick | None = deal.tricks[-1] if len(deal.tricks) > tricks_before else None
+        facts = self.facts
         await self._broadcast(
-            lambda viewer: snapshot.action_message(game, self.facts, viewer, seq, seat, action, trick)
+            lambda viewer, sent: snapshot.action_message(game, facts, viewer, seq, seat, action, trick, sent)
         )
+
+    def _show_deal(self, deal_index: int) -> None:
+        self.shown_deal = deal_index
+        self.reasons = {}
 
     async def _resign(self, connection: Connection, seq: int) -> None:
         """The connection's seat gives up: the game ends, stored before anyone is told."""
@@ -278,22 +373,27 @@ class Table:
                 )
             except Exception:
                 game.resigned = None
-                log.exception("table %s: giving up was not saved", self.id)
+                log.warning("table %s: giving up was not saved", self.id, exc_info=True)
                 await self._refuse(connection, "not-saved", "Giving up could not be saved, so the game goes on.")
                 return
-            await self._broadcast(self.state_for)
+            await self._broadcast_states()
 
     async def _next_hand(self, connection: Connection, deal_index: int) -> None:
         async with self._lock:
             if deal_index == self.shown_deal:
-                await self._send(connection, self.state_for(connection.seat))
+                await self._send_state(connection)
                 return
             if deal_index != self.shown_deal + 1 or not self.waiting_for_next:
                 await self._refuse(connection, "unexpected-action", "There is no next hand to move on to now.")
                 return
-            await self.store.set_shown_deal(self.id, deal_index)
-            self.shown_deal = deal_index
-            await self._broadcast(self.state_for)
+            try:
+                await self.store.set_shown_deal(self.id, deal_index)
+            except Exception:
+                log.warning("table %s: Next hand was not saved", self.id, exc_info=True)
+                await self._refuse(connection, "not-saved", "Next hand could not be saved: try again.")
+                return
+            self._show_deal(deal_index)
+            await self._broadcast_states()
         self.wake_computer_players()
 
     async def _hint(self, connection: Connection) -> None:
@@ -303,7 +403,7 @@ class Table:
                 await self._refuse(connection, "not-your-turn", "A hint is given when it is your turn to act.")
                 return
         move = await self.thinkers.hint(view)
-        await self._send(connection, snapshot.hint_message(move.action, move.reason))
+        await self._send(connection, encode(snapshot.hint_message(move.action, move.reason)))
 
     async def _show_hands(self, connection: Connection, deal_index: int) -> None:
         async with self._lock:
@@ -311,12 +411,12 @@ class Table:
             if not finished:
                 await self._refuse(connection, "not-allowed", "Show All Hands is for a hand that is over.")
                 return
-            await self._send(connection, snapshot.hands_message(self.game, self.facts, deal_index))
+            await self._send(connection, encode(snapshot.hands_message(self.game, self.facts, deal_index)))
 
     # ----------------------------------------------------------------- computer players
 
     def _computer_to_act(self) -> int | None:
-        if self.game.is_over or self.waiting_for_next:
+        if self.closed or self.game.is_over or self.waiting_for_next:
             return None
         seat = self.game.to_act
         return None if self.seats[seat].is_human else seat
@@ -352,48 +452,105 @@ class Table:
                 await asyncio.sleep(wait)
                 continue
             move = await self.thinkers.decide(level, view, f"ohhell-table:{self.id}:{seq}")
+            await self._act_until_saved(seat, seq, move.action, move.reason)
+
+    async def _act_until_saved(self, seat: int, seq: int, action: Action, reason: str) -> None:
+        """Apply a computer player's decision, trying again while the database refuses it.
+
+        Returns when it is stored, or when the table moved on meanwhile (a person changed a bid), so that the
+        player decides again on the new state.
+        """
+        pause = RETRY_FIRST_SECONDS
+        while True:
             async with self._lock:
-                if self.seq != seq:
-                    continue  # a person changed a bid meanwhile: decide again on the new state
-                try:
-                    await self._apply(seat, move.action, move.reason)
-                except Exception:
-                    log.exception("table %s: seat %s could not act", self.id, seat)
+                if self.seq != seq or self.closed:
                     return
+                try:
+                    await self._apply(seat, action, reason)
+                except NotSavedError:
+                    log.warning("table %s: seat %s's action was not saved; trying again", self.id, seat, exc_info=True)
+                    if not self.saving_fails:
+                        self.saving_fails = True
+                        await self._broadcast_notice(_notice_saving(True))
+                else:
+                    if self.saving_fails:
+                        self.saving_fails = False
+                        await self._broadcast_notice(_notice_saving(False))
+                    return
+            await asyncio.sleep(pause)
+            pause = min(RETRY_MAX_SECONDS, 2 * pause)
 
     async def close(self) -> None:
-        """Stop the computer players."""
+        """Stop the computer players; the table takes no more connections."""
+        self.closed = True
         if self._bots is not None and not self._bots.done():
             self._bots.cancel()
             await asyncio.gather(self._bots, return_exceptions=True)
 
 
-class Tables:
-    """The live tables of one server process, loaded from the store on first use."""
+def _notice_saving(failing: bool) -> dict[str, Any]:
+    """Tell the table that its actions are not being saved (and that they are again)."""
+    if failing:
+        return {
+            "type": "notice",
+            "code": "saving-failed",
+            "message": "The game cannot be saved right now: the computer players wait and keep trying.",
+        }
+    return {"type": "notice", "code": "saved", "message": "Saving works again."}
 
-    def __init__(self, store: Store, thinkers: players.Thinkers, change_window: float = CHANGE_WINDOW) -> None:
+
+class Tables:
+    """The live tables of one server process, loaded from the store on first use and let go when idle."""
+
+    def __init__(
+        self,
+        store: Store,
+        thinkers: Thinkers,
+        change_window: float = CHANGE_WINDOW,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.store = store
         self.thinkers = thinkers
         self.change_window = change_window
+        self.idle_seconds = idle_seconds
         self._tables: dict[int, Table] = {}
-        self._lock = asyncio.Lock()
+        self._loading: dict[int, asyncio.Future[Table]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def __len__(self) -> int:
+        return len(self._tables)
 
     async def get(self, game_id: int) -> Table:
         """The table of game ``game_id`` (:class:`~ohhell.server.store.GameNotFoundError` if none)."""
-        async with self._lock:
-            table = self._tables.get(game_id)
-            if table is None:
-                table = Table(await self.store.load(game_id), self.store, self.thinkers, self.change_window)
-                self._tables[game_id] = table
+        table = self._tables.get(game_id)
+        if table is not None:
+            table.last_used = time.monotonic()
             return table
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            table = Table(await self.store.load(game_id), self.store, self.thinkers, self.change_window)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters, if any, get it too
+            raise
+        finally:
+            del self._loading[game_id]
+        self._tables[game_id] = table
+        future.set_result(table)
+        self._start_sweeping()
+        return table
 
     async def start(
         self, rules: Rules, number: int | None, seats: list[Seat], owner: str, replay_of: int | None = None
-    ) -> Table:
-        """Store a new game (the number drawn if not given) and open its table."""
+    ) -> StoredGame:
+        """Store a new game (the number drawn if not given); its table opens when it is first needed."""
         game = Game(rules, number, names=[seat.name for seat in seats])
         assert game.number is not None
-        stored = await self.store.create_game(
+        return await self.store.create_game(
             NewGame(
                 deal_number=game.number,
                 rules=rules.to_json(),
@@ -403,12 +560,34 @@ class Tables:
                 replay_of=replay_of,
             )
         )
-        return await self.get(stored.id)
+
+    def _start_sweeping(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep(), name="ohhell-tables-sweeper")
+
+    async def _sweep(self) -> None:
+        """Let go of idle tables every few seconds, while there are tables."""
+        while self._tables:
+            await asyncio.sleep(min(5.0, max(0.05, self.idle_seconds / 4)))
+            await self.let_go_idle()
+
+    async def let_go_idle(self) -> int:
+        """Let go of the tables idle for :attr:`idle_seconds`; how many went."""
+        now = time.monotonic()
+        idle = [table for table in self._tables.values() if table.idle_for(now) >= self.idle_seconds]
+        for table in idle:
+            del self._tables[table.id]
+            await table.close()
+        return len(idle)
 
     async def close(self) -> None:
         """Stop every table's computer players."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         for table in list(self._tables.values()):
             await table.close()
+        self._tables.clear()
 
 
 __all__ = [
@@ -417,7 +596,9 @@ __all__ = [
     "GameNotFoundError",
     "NotSavedError",
     "Table",
+    "TableClosedError",
     "Tables",
+    "encode",
     "move_action",
     "rebuild",
 ]

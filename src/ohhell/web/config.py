@@ -1,4 +1,4 @@
-"""The server's settings: where the games are stored and how fast the table animates."""
+"""The site's settings: where the games are stored, how processes meet, how fast the table animates, what it allows."""
 
 from __future__ import annotations
 
@@ -35,10 +35,25 @@ class ServerConfig:
     database_url: str
     animation_scale: float = 1.0
     computer_processes: int = 0
-    """Worker processes for the searching computer players (Hard); 0 runs them in threads of the server process."""
+    """Worker processes for the searching computer players (Hard); 0 runs every computer player in a thread."""
+    quick_processes: int = 1
+    """Worker processes for the quick computer players (Easy, Normal) and Hints, when ``computer_processes`` > 0."""
+    idle_seconds: float = 120.0
+    """A live table nobody uses is let go after this long, and rebuilt from its log when next needed."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open the game socket (``https://cards.example.org``)."""
+    redis_url: str | None = None
+    """With several server processes on one PostgreSQL database: the Redis where they meet (leases, messages)."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.animation_scale <= 10:
             raise ValueError(f"animation_scale must be from 0 to 10, not {self.animation_scale!r}")
         if not 0 <= self.computer_processes <= 64:
             raise ValueError(f"computer_processes must be from 0 to 64, not {self.computer_processes!r}")
+        if not 0 <= self.quick_processes <= 64:
+            raise ValueError(f"quick_processes must be from 0 to 64, not {self.quick_processes!r}")
+        if not self.idle_seconds > 0:
+            raise ValueError(f"idle_seconds must be positive, not {self.idle_seconds!r}")
+        for origin in self.allowed_origins:
+            if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
+                raise ValueError(f"an allowed origin is written scheme://host[:port], not {origin!r}")

@@ -1,4 +1,5 @@
-// The table: one WebSocket to the server, which sends this seat's state after every action.
+// The table: one WebSocket to the server. It sends this seat's whole state when the page connects (and at each
+// new hand), then with every action only what changed, which merge() lays over the state held here.
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
 import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
@@ -37,6 +38,7 @@ function connect() {
   socket.addEventListener("open", () => {
     retries = 0;
     queue = [];
+    latest = null;
     awaitingReply = false;
     $("connection").hidden = true;
   });
@@ -60,7 +62,7 @@ function send(message) {
 
 function move(message) {
   if (awaitingReply || !state) return;
-  if (send({ ...message, seq: state.seq })) {
+  if (send({ ...message, seq: state.seq, deal: state.deal.index })) {
     awaitingReply = true;
     markIdle();
     hint = null;
@@ -74,11 +76,33 @@ function markIdle() {
   if (state) root.dataset.version = `${state.seq}:${state.deal.index}`;
 }
 
+// The state after a message, as ohhell.server.snapshot.merge computes it: an action's changes laid over the state.
+function merge(before, message) {
+  if (message.type === "state") return message;
+  const changes = message.changes;
+  const after = {
+    ...before,
+    seq: message.seq + 1,
+    game: { ...before.game, ...(changes.game || {}) },
+    deal: { ...before.deal, ...(changes.deal || {}) },
+    sheet: { ...before.sheet, ...(changes.sheet || {}) },
+  };
+  if (message.why) after.deal.reasons = [...before.deal.reasons, message.why];
+  return after;
+}
+
+let latest = null; // the state after every message received so far (the table shows `state`, which may lag)
+
 function receive(message) {
   if (message.type === "state" || message.type === "action") {
     awaitingReply = false;
-    queue.push(message);
+    if (message.type === "action" && !latest) return; // a change without a state to lay it over: a state follows
+    latest = merge(latest, message);
+    queue.push({ message, after: latest });
     pump();
+  } else if (message.type === "notice") {
+    // "saving-failed" stays until "saved" replaces it
+    notice(message.message, message.code === "saved" ? "info" : "error", message.code === "saving-failed");
   } else if (message.type === "error") {
     awaitingReply = false;
     markIdle();
@@ -96,9 +120,9 @@ async function pump() {
   markIdle();
   try {
     while (queue.length) {
-      const message = queue.shift();
-      if (message.type === "state") render(message);
-      else await playBack(message);
+      const { message, after } = queue.shift();
+      if (message.type === "state") render(after);
+      else await playBack(message, after);
     }
   } finally {
     pumping = false;
@@ -106,19 +130,19 @@ async function pump() {
   }
 }
 
-async function playBack(event) {
+async function playBack(event, after) {
   announce(event.sentence);
   const verb = event.action.split(" ")[0];
   if (verb === "play" && event.trick) {
-    render(event.state, event.trick);
+    render(after, event.trick);
     await sleep("card");
     $("trick-note").textContent = event.trick.sentence;
     markTrickWinner(event.trick.winner);
     await sleep("trick");
     $("trick-note").textContent = "";
-    render(event.state);
+    render(after);
   } else {
-    render(event.state);
+    render(after);
     await sleep(verb === "play" ? "card" : "bid");
   }
 }
@@ -501,12 +525,12 @@ function renderTools(game, deal) {
 
 // ------------------------------------------------------------------ messages to the person
 
-function notice(text, kind) {
+function notice(text, kind, sticky = false) {
   const box = $("notice");
   box.textContent = text;
   box.className = `notice ${kind}`;
   clearTimeout(noticeTimer);
-  if (kind === "error") noticeTimer = setTimeout(clearNotice, 6000);
+  if ((kind === "error" || kind === "info") && !sticky) noticeTimer = setTimeout(clearNotice, 6000);
 }
 
 function clearNotice() {

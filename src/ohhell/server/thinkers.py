@@ -1,0 +1,202 @@
+"""Where the computer players think: off the event loop, in worker processes, many decisions per call.
+
+A decision is asked for with one seat's :class:`~ohhell.view.SeatView` and answered with a
+:class:`~ohhell.server.players.Move`; nothing else crosses to the workers, so a worker never holds a hidden card.
+
+- The quick levels (Easy, Normal) and Hints decide in about a tenth of a millisecond. They go to
+  ``quick_processes`` worker processes in batches: while a batch is being decided, the requests of every table
+  gather into the next one, so a busy server pays one round trip to a worker for hundreds of decisions.
+- The searching level (Hard) thinks for its budget of time, one decision per call, in ``processes`` workers of
+  its own, so that a search never delays a quick player.
+
+With ``processes=0`` everything runs in a thread of the server process (the tests' default). A worker that dies
+is replaced, and the decisions it held are made again; the workers end by themselves if the server is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from typing import Final, TypeVar
+
+from ohhell.server.players import Move, bot_for, decide_seeded, hint
+from ohhell.view import SeatView
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+SEARCHING_LEVELS: Final = frozenset({"hard"})
+"""Levels that search for their budget of time; the others decide in a fraction of a millisecond."""
+MAX_BATCH: Final = 500
+"""The most decisions one call to a quick worker takes."""
+CLOSE_SECONDS: Final = 2.0
+"""How long a worker process may take to finish its decision when the server stops."""
+
+Request = tuple[str, str, SeatView, str]
+"""``("decide", level, view, seed)`` or ``("hint", "", view, "")``."""
+
+
+def answer(request: Request) -> Move:
+    """One request, answered (in a worker, or in the server's thread)."""
+    kind, level, view, seed = request
+    if kind == "hint":
+        return hint(view)
+    return decide_seeded(level, view, seed)
+
+
+def answer_all(requests: Sequence[Request]) -> list[Move | Exception]:
+    """A batch of requests, each answered or its error kept, so that one bad request fails alone."""
+    answers: list[Move | Exception] = []
+    for request in requests:
+        try:
+            answers.append(answer(request))
+        except Exception as exc:
+            answers.append(exc)
+    return answers
+
+
+def _warm_up() -> None:
+    """Import the bots in a fresh worker, so that the first decision does not wait for it."""
+    bot_for("easy")
+
+
+def _follow_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server process is gone, however it went."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="ohhell-follow-server", daemon=True).start()
+
+
+def _process_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=get_context("spawn"), initializer=_follow_parent, initargs=(os.getpid(),)
+    )
+
+
+class _Pool:
+    """A process pool that replaces itself when a worker dies."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor = _process_pool(workers)
+
+    def submit(self, function: Callable[..., T], *args: object) -> Future[T]:
+        try:
+            return self.executor.submit(function, *args)
+        except BrokenProcessPool:
+            self.renew()
+            return self.executor.submit(function, *args)
+
+    def renew(self) -> None:
+        log.warning("a computer players' worker process died: starting a new pool")
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = _process_pool(self.workers)
+
+    async def warm(self) -> None:
+        await asyncio.gather(*(asyncio.wrap_future(self.submit(_warm_up)) for _ in range(self.workers)))
+
+    def close(self) -> None:
+        running = list(getattr(self.executor, "_processes", {}).values())  # no public way before Python 3.14
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            process.join(timeout=CLOSE_SECONDS)
+            if process.is_alive():
+                process.terminate()
+
+
+class _Batches:
+    """Requests gathered into batches, one batch in flight per worker."""
+
+    def __init__(self, pool: _Pool) -> None:
+        self.pool = pool
+        self.pending: list[tuple[Request, asyncio.Future[Move]]] = []
+        self.in_flight = 0
+
+    def submit(self, request: Request) -> asyncio.Future[Move]:
+        future: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
+        self.pending.append((request, future))
+        self._send()
+        return future
+
+    def _send(self) -> None:
+        while self.pending and self.in_flight < self.pool.workers:
+            batch, self.pending = self.pending[:MAX_BATCH], self.pending[MAX_BATCH:]
+            self.in_flight += 1
+            sent = asyncio.wrap_future(self.pool.submit(answer_all, [request for request, _ in batch]))
+            sent.add_done_callback(lambda done, batch=batch: self._answered(done, batch))  # type: ignore[misc]
+
+    def _answered(
+        self, done: asyncio.Future[list[Move | Exception]], batch: list[tuple[Request, asyncio.Future[Move]]]
+    ) -> None:
+        self.in_flight -= 1
+        if done.cancelled() or done.exception() is not None:
+            if isinstance(done.exception(), BrokenProcessPool):
+                self.pool.renew()
+                self.pending[:0] = batch  # the replacement decides them again
+            else:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(done.exception() or asyncio.CancelledError())
+        else:
+            for (_, future), result in zip(batch, done.result(), strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+        self._send()
+
+
+class Thinkers:
+    """Where the computer players think, off the event loop (see the module's docstring)."""
+
+    def __init__(self, processes: int = 0, quick_processes: int = 1) -> None:
+        self.processes = processes
+        self._thread: Executor = ThreadPoolExecutor(1, thread_name_prefix="ohhell-computer")
+        self._searching = _Pool(processes) if processes else None
+        self._quick = _Batches(_Pool(quick_processes)) if processes and quick_processes else None
+
+    async def start(self) -> None:
+        """Start the worker processes now rather than at the first decision."""
+        pools = [p for p in (self._searching, self._quick.pool if self._quick else None) if p is not None]
+        await asyncio.gather(*(pool.warm() for pool in pools))
+
+    async def decide(self, level: str, view: SeatView, seed: str) -> Move:
+        """The move of the computer player of ``level`` for ``view.seat``; ``seed`` seeds its random generator."""
+        return await self._ask(("decide", level, view, seed))
+
+    async def hint(self, view: SeatView) -> Move:
+        """The hint for the person at ``view.seat``, from that view only."""
+        return await self._ask(("hint", "", view, ""))
+
+    async def _ask(self, request: Request) -> Move:
+        kind, level, _, _ = request
+        if kind == "decide" and level in SEARCHING_LEVELS and self._searching is not None:
+            try:
+                return await asyncio.wrap_future(self._searching.submit(answer, request))
+            except BrokenProcessPool:
+                self._searching.renew()
+                return await asyncio.wrap_future(self._searching.submit(answer, request))
+        if self._quick is not None and not (kind == "decide" and level in SEARCHING_LEVELS):
+            return await self._quick.submit(request)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, answer, request)
+
+    def close(self) -> None:
+        """Stop the workers now, dropping decisions not yet made."""
+        self._thread.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._searching, self._quick.pool if self._quick else None):
+            if pool is not None:
+                pool.close()
