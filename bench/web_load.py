@@ -1,13 +1,23 @@
-"""Load on the web game: several people playing at once, over real WebSockets, on loopback.
+"""Load on the web game: many people playing at once, over real WebSockets, on loopback only.
 
-Start a server first (``.venv/bin/ohhell serve --port 8765 --database sqlite:////tmp/load.sqlite3``), then::
+    .venv/bin/python bench/web_load.py --games 200 --pace 2 --seconds 60 --json load.json
+    .venv/bin/python bench/web_load.py --games 100 --pace full --seconds 30
+    .venv/bin/python bench/web_load.py --games 200 --pace full --processes 2 --seconds 30
 
-    .venv/bin/python bench/web_load.py --url http://127.0.0.1:8765 --games 20 --level normal
+Unless ``--url`` names a running server, the benchmark starts the server processes it measures itself, on free
+loopback ports: one ``ohhell serve`` on a fresh SQLite file, or with ``--processes`` above 1, that many on a fresh
+database of the local PostgreSQL meeting in the local Redis (games go to the processes in turn, as a reverse proxy
+would send them). Each game has one simulated person, who plays the first legal move every SECONDS (± half of it,
+at random) or, with ``--pace full``, as soon as the table lets them, against computer players; when a game ends
+the person starts another, until ``--seconds`` have passed. The simulated people speak the browser's protocol:
+they hold the state by merging each action's changes (:func:`ohhell.server.snapshot.merge`).
 
-Each simulated person starts a ``short`` game and plays it out by the first legal move; meanwhile a probe asks
-``/healthz`` every 50 ms. Printed: how long the server took to answer a move with its own action, how long until the
-person was to act again (the computer players' turns included), and the probe's answer times, which show whether the
-event loop stayed free while the computer players thought. Bounded: one connection per game, loopback only.
+Measured: moves acknowledged (a move is acknowledged when the server announces it, which it does only once it is
+stored), every action announced per second, the time from sending a move to its acknowledgement, errors (error
+messages, failed requests, lost connections), and the server processes' resident memory before, at the peak of,
+and after the load (once the idle tables have been let go: ``--settle`` seconds after the last connection
+closed). Printed as a table; ``--json FILE`` writes the same figures. Every loop is bounded in time and count.
+Only the package's own runtime dependencies are used (``websockets`` comes with uvicorn).
 """
 
 from __future__ import annotations
@@ -15,93 +25,379 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
+import signal
+import socket
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from typing import Any
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
 
-import httpx
 from websockets.asyncio.client import connect
 
+from ohhell.server.snapshot import merge
 
-def percentiles(values: list[float]) -> str:
-    """Median, 95th percentile and maximum, in milliseconds."""
-    if not values:
-        return "no samples"
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return (
-        f"median {1000 * statistics.median(ordered):.1f} ms, p95 {1000 * p95:.1f} ms, max {1000 * ordered[-1]:.1f} ms"
-    )
+POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432"
+REDIS: Final = "redis://127.0.0.1:6379/0"
+STARTUP_SECONDS: Final = 60.0
+IDLE_SECONDS: Final = 5.0
+"""What the started servers are told (``--idle-seconds``): let a table go 5 s after its last use."""
+MESSAGE_TIMEOUT: Final = 30.0
 
 
-async def play_one_game(url: str, level: str, answers: list[float], turns: list[float]) -> None:
-    """Start a short game and play it to the end by the first legal move, timing each answer."""
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        (await client.get("/")).raise_for_status()
-        body = {"preset": "short", "computers": [{"name": n, "level": level} for n in ("A", "B", "C")]}
-        game = (await client.post("/api/games", json=body)).json()
-        token = client.cookies.get("ohhell_player")
-    socket_url = url.replace("http", "ws", 1) + f"/ws/games/{game['id']}"
-    async with connect(socket_url, additional_headers={"Cookie": f"ohhell_player={token}"}) as socket:
-        state: dict[str, Any] = {}
-        sent_at: float | None = None
-        while True:
-            message = json.loads(await socket.recv())
-            if message["type"] == "action" and sent_at is not None and message["seat"] == 0:
-                answers.append(time.perf_counter() - sent_at)
-            if message["type"] not in ("state", "action"):
+# ----------------------------------------------------------------- the servers
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory in MB (0 if it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+@dataclass
+class Servers:
+    """The ``ohhell serve`` processes the benchmark started (none when ``--url`` names them)."""
+
+    urls: list[str]
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def rss(self) -> float:
+        return sum(rss_mb(p.pid) for p in self.processes)
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes] | None) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    host, port = url.removeprefix("http://").split(":")
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"ohhell serve exited with status {process.returncode}")
+        try:
+            with socket.create_connection((host, int(port)), timeout=1) as probe:
+                probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if probe.recv(64).startswith(b"HTTP/1.1 200"):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {STARTUP_SECONDS} s")
+
+
+@contextmanager
+def started_servers(count: int, log_dir: Path) -> Iterator[Servers]:
+    """``count`` fresh servers: SQLite for one, PostgreSQL and Redis for more; stopped and cleaned up after."""
+    database_name = f"ohhell_bench_{uuid.uuid4().hex[:10]}"
+    if count == 1:
+        database = f"sqlite:///{log_dir / 'bench.sqlite3'}"
+        extra: list[str] = []
+    else:
+        import psycopg
+
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{database_name}"')
+        database = f"{POSTGRES}/{database_name}"
+        extra = ["--redis", REDIS]
+    servers = Servers([])
+    try:
+        for index in range(count):
+            port = free_port()
+            command = [
+                sys.executable,
+                "-c",
+                "from ohhell.cli import main; main()",
+                "serve",
+                "--port",
+                str(port),
+                "--database",
+                database,
+                "--animation-scale",
+                "0",
+                "--idle-seconds",
+                str(IDLE_SECONDS),
+                *extra,
+            ]
+            log = open(log_dir / f"server-{index}.log", "wb")  # noqa: SIM115
+            servers.processes.append(subprocess.Popen(command, stdout=log, stderr=log))
+            servers.urls.append(f"http://127.0.0.1:{port}")
+            wait_until_up(servers.urls[-1], servers.processes[-1])  # one at a time: the first migrates the schema
+        yield servers
+    finally:
+        for process in servers.processes:
+            process.send_signal(signal.SIGINT)
+        for process in servers.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if count > 1:
+            import psycopg
+
+            with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{database_name}" WITH (FORCE)')
+
+
+# ----------------------------------------------------------------- the people
+
+
+async def http(
+    url: str, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 request on a connection of its own: status, headers (lower-case names), body."""
+    host, port = url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        data = json.dumps(body).encode() if body is not None else b""
+        head = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Connection: close",
+            f"Content-Length: {len(data)}",
+        ]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        if token is not None:
+            head.append(f"Cookie: ohhell_player={token}")
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        await writer.drain()
+        raw = await asyncio.wait_for(reader.read(), MESSAGE_TIMEOUT)
+    finally:
+        writer.close()
+    header_part, _, payload = raw.partition(b"\r\n\r\n")
+    lines = header_part.decode("latin-1").split("\r\n")
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers.setdefault(name.strip().lower(), value.strip())
+    return int(lines[0].split()[1]), headers, payload
+
+
+@dataclass
+class Figures:
+    moves: int = 0
+    actions: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+    ack: list[float] = field(default_factory=list)
+
+    def error(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+
+def choose_move(state: dict[str, Any]) -> dict[str, Any]:
+    deal = state["deal"]
+    if deal["trumps"]:
+        move: dict[str, Any] = {"type": "trump", "suit": deal["trumps"][0]}
+    elif deal["bids"]:
+        move = {"type": "bid", "bid": next(o["bid"] for o in deal["bids"] if o["allowed"])}
+    else:
+        move = {"type": "play", "card": deal["playable"][0]}
+    return {**move, "seq": state["seq"], "deal": deal["index"]}
+
+
+async def play_games(url: str, args: argparse.Namespace, figures: Figures, deadline: float, rng: random.Random) -> None:
+    """One simulated person: game after game until the deadline."""
+    body = {"preset": args.preset, "computers": [{"name": n, "level": args.level} for n in ("Ann", "Bob", "Cy")]}
+    token: str | None = None
+    while time.monotonic() < deadline:
+        try:
+            status, headers, payload = await http(url, "POST", "/api/games", body, token)
+            if status != 201:
+                figures.error(f"new game {status}")
+                await asyncio.sleep(1)
                 continue
-            state = message if message["type"] == "state" else message["state"]
-            game_part, deal = state["game"], state["deal"]
-            if game_part["over"]:
-                return
-            if game_part["waiting_for_next"]:
-                await socket.send(json.dumps({"type": "next", "deal": game_part["next_deal"]}))
-                sent_at = None
+            if token is None:
+                token = headers["set-cookie"].split(";")[0].split("=", 1)[1]
+            game_id = json.loads(payload)["id"]
+            figures.games_started += 1
+            if await play_one(url, game_id, token, args.pace, figures, deadline, rng):
+                figures.games_finished += 1
+        except (OSError, TimeoutError, ConnectionError) as exc:
+            figures.error(type(exc).__name__)
+            await asyncio.sleep(1)
+        except Exception as exc:  # a closed socket, a malformed answer: counted, and the person starts again
+            figures.error(type(exc).__name__)
+            await asyncio.sleep(1)
+
+
+async def play_one(
+    url: str, game_id: int, token: str, pace: float | None, figures: Figures, deadline: float, rng: random.Random
+) -> bool:
+    """Play one game to its end (True) or until the deadline (False)."""
+    socket_url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+    async with connect(socket_url, additional_headers={"Cookie": f"ohhell_player={token}"}, max_size=2**20) as ws:
+        state: dict[str, Any] = {}
+        sent: tuple[int, float] | None = None
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), MESSAGE_TIMEOUT))
+            kind = message["type"]
+            if kind == "error":
+                figures.error(f"error {message['code']}")
+                sent = None
+            elif kind == "action":
+                figures.actions += 1
+                if sent is not None and message["seq"] == sent[0] and message["seat"] == state["game"]["you"]:
+                    figures.moves += 1
+                    figures.ack.append(time.perf_counter() - sent[1])
+                    sent = None
+            if kind not in ("state", "action"):
+                continue
+            state = merge(state, message)
+            game, deal = state["game"], state["deal"]
+            if game["over"]:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            if sent is not None:
+                continue
+            if game["waiting_for_next"]:
+                await ws.send(json.dumps({"type": "next", "deal": game["next_deal"]}))
                 continue
             if not deal["my_turn"]:
                 continue
-            if sent_at is not None:
-                turns.append(time.perf_counter() - sent_at)
-            if deal["bids"]:
-                move = {"type": "bid", "bid": next(o["bid"] for o in deal["bids"] if o["allowed"])}
-            else:
-                move = {"type": "play", "card": deal["playable"][0]}
-            sent_at = time.perf_counter()
-            await socket.send(json.dumps({**move, "seq": state["seq"]}))
+            if pace is not None:
+                await asyncio.sleep(pace * rng.uniform(0.5, 1.5))
+            move = choose_move(state)
+            sent = (move["seq"], time.perf_counter())
+            await ws.send(json.dumps(move))
 
 
-async def probe(url: str, samples: list[float], stop: asyncio.Event) -> None:
-    """Ask /healthz every 50 ms until told to stop."""
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        while not stop.is_set():
-            started = time.perf_counter()
-            (await client.get("/healthz")).raise_for_status()
-            samples.append(time.perf_counter() - started)
-            await asyncio.sleep(0.05)
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-async def main() -> None:
+async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers | None) -> dict[str, Any]:
+    figures = Figures()
+    rss_start = servers.rss() if servers else 0.0
+    peak = rss_start
+    started = time.monotonic()
+    deadline = started + args.seconds
+    rng = random.Random(args.seed)
+    people = []
+    for index in range(args.games):
+        people.append(
+            asyncio.create_task(
+                play_games(urls[index % len(urls)], args, figures, deadline, random.Random(rng.random()))
+            )
+        )
+        if index % 50 == 49:
+            await asyncio.sleep(0.05)  # a crowd arrives over a moment, not in one instant
+    while not all(p.done() for p in people) and time.monotonic() < deadline + MESSAGE_TIMEOUT:
+        await asyncio.sleep(0.5)
+        if servers:
+            peak = max(peak, servers.rss())
+    elapsed = min(time.monotonic(), deadline) - started
+    for person in people:
+        person.cancel()
+    await asyncio.gather(*people, return_exceptions=True)
+    end = 0.0
+    if servers:
+        await asyncio.sleep(args.settle)
+        end = servers.rss()
+    return {
+        "games": args.games,
+        "processes": len(urls),
+        "pace": "full" if args.pace is None else args.pace,
+        "preset": args.preset,
+        "level": args.level,
+        "seconds": round(elapsed, 1),
+        "games_started": figures.games_started,
+        "games_finished": figures.games_finished,
+        "moves_acknowledged": figures.moves,
+        "actions": figures.actions,
+        "actions_per_second": round(figures.actions / elapsed, 1) if elapsed else 0.0,
+        "ack_ms": {
+            "p50": round(1000 * statistics.median(figures.ack), 1) if figures.ack else 0.0,
+            "p99": round(1000 * percentile(figures.ack, 0.99), 1),
+            "max": round(1000 * max(figures.ack, default=0.0), 1),
+        },
+        "errors": figures.errors,
+        "error_kinds": figures.error_kinds,
+        "rss_mb": {"start": round(rss_start, 1), "peak": round(peak, 1), "end": round(end, 1)},
+    }
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="http://127.0.0.1:8765")
-    parser.add_argument("--games", type=int, default=10, help="people playing at once")
+    parser.add_argument("--games", type=int, default=50, help="games at once (one simulated person each)")
+    parser.add_argument("--pace", default="2", help="seconds between a person's moves, or 'full'")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start (PostgreSQL+Redis if >1)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long the load lasts")
+    parser.add_argument(
+        "--settle", type=float, default=2 * IDLE_SECONDS + 5, help="wait before the last memory reading"
+    )
+    parser.add_argument("--preset", default="short")
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
+    parser.add_argument("--url", action="append", help="a running server to load instead (repeatable)")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    answers: list[float] = []
-    turns: list[float] = []
-    health: list[float] = []
-    stop = asyncio.Event()
-    prober = asyncio.create_task(probe(args.url, health, stop))
-    started = time.perf_counter()
-    await asyncio.gather(*(play_one_game(args.url, args.level, answers, turns) for _ in range(args.games)))
-    elapsed = time.perf_counter() - started
-    stop.set()
-    await prober
-    print(f"{args.games} short games at once, {args.level} computer players: {elapsed:.1f} s in all")
-    print(f"your move answered:          {percentiles(answers)} ({len(answers)} moves)")
-    print(f"your turn again:             {percentiles(turns)}")
-    print(f"/healthz while they played:  {percentiles(health)} ({len(health)} probes)")
+    args.pace = None if args.pace == "full" else float(args.pace)
+    if not 1 <= args.games <= 5000 or not 1 <= args.processes <= 8 or not 0 < args.seconds <= 3600:
+        parser.error("--games 1..5000, --processes 1..8, --seconds up to 3600")
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    if args.url:
+        result = asyncio.run(run_load(args.url, args, None))
+    else:
+        with (
+            tempfile.TemporaryDirectory(prefix="ohhell-load-") as folder,
+            started_servers(args.processes, Path(folder)) as servers,
+        ):
+            result = asyncio.run(run_load(servers.urls, args, servers))
+            for index in range(len(servers.urls)):
+                log = (Path(folder) / f"server-{index}.log").read_text(errors="replace")
+                if "Traceback" in log:
+                    print(f"server {index} logged a traceback:\n{log[-3000:]}", file=sys.stderr)
+    pace = "full speed" if args.pace is None else f"a move every {args.pace:g} s"
+    setting = f"{args.preset}, {args.level} computer players"
+    print(f"{result['games']} games ({setting}), {pace}, {result['processes']} process(es), {result['seconds']} s")
+
+    rows = [
+        ("moves acknowledged", result["moves_acknowledged"]),
+        ("actions per second", result["actions_per_second"]),
+        (
+            "ack p50 / p99 / max (ms)",
+            f"{result['ack_ms']['p50']} / {result['ack_ms']['p99']} / {result['ack_ms']['max']}",
+        ),
+        ("games started / finished", f"{result['games_started']} / {result['games_finished']}"),
+        ("errors", f"{result['errors']} {result['error_kinds'] or ''}"),
+        (
+            "server RSS start / peak / end (MB)",
+            f"{result['rss_mb']['start']} / {result['rss_mb']['peak']} / {result['rss_mb']['end']}",
+        ),
+    ]
+    for name, value in rows:
+        print(f"  {name:<36} {value}")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

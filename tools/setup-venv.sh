@@ -15,6 +15,7 @@ fi
 if [ ! -x .venv/bin/uv ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check uv
 fi
+rm -rf build  # a stale build folder would put old compiled modules into the wheel
 target="."
 [ -n "$extras" ] && target=".[$extras]"
 .venv/bin/uv pip install --quiet --python .venv/bin/python --reinstall-package ohhell "$target" 2>&1 \

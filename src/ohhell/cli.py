@@ -187,11 +187,38 @@ def serve(
             help="Worker processes for Hard computer players (default: one per core, at least 2; 0: threads)."
         ),
     ] = None,
+    quick_processes: Annotated[
+        int, typer.Option(help="Worker processes for Easy and Normal computer players and Hints.")
+    ] = 1,
+    idle_seconds: Annotated[
+        float, typer.Option(help="Let a table nobody uses go after this many seconds (it is rebuilt when needed).")
+    ] = 120.0,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Another origin whose pages may open the game socket (scheme://host[:port]); repeatable."),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="With several processes on one PostgreSQL database: the Redis they meet in (redis://…)."),
+    ] = None,
 ) -> None:
     """Play Oh Hell! in the browser against computer players, saved as you go (http://127.0.0.1:8000)."""
     from ohhell.site.serve import serve as run_server  # the web stack loads only for this command
+    from ohhell.web.config import ServerConfig, default_database_url, default_processes
 
-    run_server(host, port, database, animation_scale, computer_processes)
+    try:
+        config = ServerConfig(
+            database or default_database_url(),
+            animation_scale,
+            default_processes() if computer_processes is None else computer_processes,
+            quick_processes=quick_processes,
+            idle_seconds=idle_seconds,
+            allowed_origins=tuple(allowed_origin or ()),
+            redis_url=redis,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    run_server(host, port, config)
 
 
 NamesArgument = Annotated[

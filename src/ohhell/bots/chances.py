@@ -141,7 +141,7 @@ def raw_chances(known: Knowledge, hand: int, tricks_left: int, leading: bool, ta
     trump = known.trump
     cards = cards_of(hand)
     lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-    opponent_magicians = known.unseen_magicians * sum(table.special_share)
+    opponent_magicians = known.unseen_magicians * sum(table.special_share, 0.0)
     magician_risk = max(0.0, 1.0 - opponent_magicians / tricks_left)
     rank_chance = {c: _rank_chance(c, hand, known, table) for c in cards if c < 52}
     ruffs = 0.0
@@ -179,10 +179,13 @@ def _rank_chance(card: Card, hand: int, known: Knowledge, table: Table) -> float
     ours_above = (hand & above).bit_count()
     if not higher_unseen:
         return 1.0
-    held_share = sum(row[suit] for row in table.suit_share)
+    held_share = sum((row[suit] for row in table.suit_share), 0.0)
     return sum(
-        _binomial(h, higher_unseen, held_share) * HIGHER_CARD_DISCOUNT**h
-        for h in range(min(ours_above, higher_unseen) + 1)
+        (
+            _binomial(h, higher_unseen, held_share) * HIGHER_CARD_DISCOUNT**h
+            for h in range(min(ours_above, higher_unseen) + 1)
+        ),
+        0.0,
     )
 
 
@@ -200,14 +203,14 @@ def _not_ruffed(card: Card, hand: int, known: Knowledge, table: Table) -> float:
             short = 1.0
         else:
             mean = table.suit_count[suit] * table.suit_share[i][suit]
-            short = sum(math.exp(-mean) * mean**k / math.factorial(k) for k in range(round_index + 1))
+            short = sum((math.exp(-mean) * mean**k / math.factorial(k) for k in range(round_index + 1)), 0.0)
         safe *= 1.0 - short * has_trump * RUFF_WILLINGNESS
     return safe
 
 
 def _suit_led_chance(suit: int, tricks_left: int, table: Table) -> float:
     """Near the end, the chance someone else leads ``suit`` while we hold a card of it."""
-    mean_share = sum(row[suit] for row in table.suit_share) / max(1, len(table.suit_share))
+    mean_share = sum((row[suit] for row in table.suit_share), 0.0) / max(1, len(table.suit_share))
     per_trick = min(1.0, table.suit_count[suit] * mean_share)
     return 1.0 - (1.0 - per_trick) ** tricks_left
 
@@ -221,7 +224,7 @@ def apply_pressure(chances: dict[Card, float], shift: float) -> dict[Card, float
     Jesters do not move.
     """
     weights = {c: p * (1.0 - p) + 0.02 for c, p in chances.items() if 0.0 < p < 1.0}
-    total = sum(weights.values())
+    total = sum(weights.values(), 0.0)
     if not total or not shift:
         return chances
     return {c: min(0.99, max(0.01, p + shift * weights[c] / total)) if c in weights else p for c, p in chances.items()}
@@ -242,7 +245,7 @@ def trick_distribution(chances: Iterable[float]) -> list[float]:
 def expected_points(bid: int, won: int, dist: Sequence[float], rules: Rules) -> float:
     """The deal points a seat that bid ``bid`` and has ``won`` tricks can expect, if it takes ``dist`` more."""
     row = points_table(rules, won + len(dist) - 1, bid)
-    return sum(q * row[won + t] for t, q in enumerate(dist))
+    return sum((q * row[won + t] for t, q in enumerate(dist)), 0.0)
 
 
 @lru_cache(maxsize=1024)

@@ -64,15 +64,15 @@ def with_bids(known: Knowledge, chances: dict[Card, float], bids: Sequence[int |
     made = [b for seat, b in enumerate(bids) if b is not None and seat != known.seat]
     if not made:
         return chances
-    share = (known.held[known.seat] - sum(chances.values())) / (known.players - 1)
-    slack = sum(share - b for b in made)
+    share = (known.held[known.seat] - sum(chances.values(), 0.0)) / (known.players - 1)
+    slack = sum((share - b for b in made), 0.0)
     return apply_pressure(chances, PRESSURE_SHARE * slack / known.players)
 
 
 def bid_values(known: Knowledge, chances: dict[Card, float], bids: Sequence[int]) -> list[tuple[int, float]]:
     """The expected points of each bid in ``bids``, best first (ties: the bid nearest the expected tricks)."""
     dist = trick_distribution(chances.values())
-    mean = sum(chances.values())
+    mean = sum(chances.values(), 0.0)
     values = [(b, expected_points(b, 0, dist, known.rules)) for b in bids]
     return sorted(values, key=lambda bv: (-round(bv[1], 9), abs(bv[0] - mean)))
 
@@ -82,7 +82,7 @@ def choose_bid(view: SeatView, known: Knowledge, legal: Sequence[int]) -> Decisi
     chances = bid_chances(known, view.bids, view.first_leader)
     values = bid_values(known, chances, legal)
     bid, value = values[0]
-    mean = sum(chances.values())
+    mean = sum(chances.values(), 0.0)
     summary = (
         f"Bid {bid}: the cards add up to {mean:.1f} expected tricks, and {bid} scores {value:.1f} points on average"
     )
@@ -187,7 +187,7 @@ def _play_pressure(view: SeatView, known: Knowledge, table: Table) -> float:
     seat = view.seat
     left = known.held[seat]
     others_need = sum(max(0, (b or 0) - view.tricks_won[s]) for s, b in enumerate(view.bids) if s != seat)
-    mine = sum(card_chances(known, known.hand, left, view.trick_leader == seat, table).values())
+    mine = sum(card_chances(known, known.hand, left, view.trick_leader == seat, table).values(), 0.0)
     slack = left - mine - others_need
     return PRESSURE_SHARE * slack / view.players
 

@@ -80,11 +80,12 @@ def game_router(config: ServerConfig) -> APIRouter:
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(config.database_url)
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
         holder["tables"] = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds)
+        app.state.live_tables = lambda: len(holder["tables"])  # what /healthz reports
         try:
             yield
         finally:

@@ -14,7 +14,7 @@ to the next hand.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text, argument_of, verb_of
@@ -35,11 +35,11 @@ class TableFacts:
     shown_deal: int
     reasons: Mapping[int, str]
     """Computer players' explanations (Why?), by the ``seq`` of their action."""
+    names: tuple[str, ...] = field(init=False)
+    """The seats' names."""
 
-    @property
-    def names(self) -> list[str]:
-        """The seats' names."""
-        return [seat.name for seat in self.seats]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", tuple(seat.name for seat in self.seats))
 
 
 def action_count(game: Game) -> int:

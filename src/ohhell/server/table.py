@@ -17,6 +17,8 @@ the one shown is refused as stale.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
 import time
 from collections.abc import Callable
@@ -137,6 +139,8 @@ class Table:
         self.store = store
         self.thinkers = thinkers
         self.game = rebuild(stored)
+        self.seq = snapshot.action_count(self.game)
+        """The number of actions so far: the ``seq`` of the next one."""
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
         self.shown_deal = stored.shown_deal if self._has_humans() else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
@@ -157,11 +161,6 @@ class Table:
     def facts(self) -> snapshot.TableFacts:
         """The public facts the snapshot needs."""
         return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons)
-
-    @property
-    def seq(self) -> int:
-        """The number of actions so far: the ``seq`` of the next one."""
-        return snapshot.action_count(self.game)
 
     @property
     def waiting_for_next(self) -> bool:
@@ -340,6 +339,7 @@ class Table:
         except BaseException:
             game.undo()
             raise
+        self.seq = seq + 1
         if reason:
             self.reasons[seq] = reason
         if not self._has_humans() and self.shown_deal != game.deal_index:
@@ -488,6 +488,23 @@ class Table:
             await asyncio.gather(self._bots, return_exceptions=True)
 
 
+def _c_library() -> Any:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+_LIBC: Final = _c_library()
+
+
+def give_back_memory() -> None:
+    """Return the C heap's free memory to the system (glibc's ``malloc_trim``; nothing elsewhere)."""
+    trim = getattr(_LIBC, "malloc_trim", None)
+    if trim is not None:
+        trim(0)
+
+
 def _notice_saving(failing: bool) -> dict[str, Any]:
     """Tell the table that its actions are not being saved (and that they are again)."""
     if failing:
@@ -572,12 +589,18 @@ class Tables:
             await self.let_go_idle()
 
     async def let_go_idle(self) -> int:
-        """Let go of the tables idle for :attr:`idle_seconds`; how many went."""
+        """Let go of the tables idle for :attr:`idle_seconds`; how many went.
+
+        When some went, the memory they held goes back to the system (``malloc_trim``, where the C library has it),
+        so that a process returns to its size after a crowd has left.
+        """
         now = time.monotonic()
         idle = [table for table in self._tables.values() if table.idle_for(now) >= self.idle_seconds]
         for table in idle:
             del self._tables[table.id]
             await table.close()
+        if idle:
+            give_back_memory()
         return len(idle)
 
     async def close(self) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 
 from ohhell import server, web
@@ -31,8 +32,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
     @app.get("/healthz")
-    async def health() -> dict[str, bool]:
-        return {"ok": True}
+    async def health(request: Request) -> dict[str, Any]:
+        live_tables = getattr(request.app.state, "live_tables", None)
+        return {"ok": True, "tables": live_tables() if live_tables else 0}
 
     app.include_router(game_router(config))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
