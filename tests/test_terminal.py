@@ -133,8 +133,8 @@ def test_hint_why_last_sheet_and_hands_answer_without_acting() -> None:
     terminal.budget = Budget(iterations=300)
     terminal.run()
     text = out.getvalue()
-    assert "Hint (normal): bid " in text
-    assert "Hint (hard): bid " in text
+    assert "Hint (normal): Bid " in text
+    assert "Hint (hard): Bid " in text
     assert "Searched 300 simulated deals" in text, "the Hard hint shows its own search"
     assert "Hints come from the normal or hard player: type hint, or hint hard, not 'easy'." in text
     assert "Show All Hands is available once a hand is over." in text

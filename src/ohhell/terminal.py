@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ohhell import records
-from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
+from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action
 from ohhell.bots import Bot, Budget, Decision, hints, make_bot
 from ohhell.bots.public import why
 from ohhell.cards import (
@@ -370,10 +370,9 @@ class TerminalGame:
         if level not in hints.HINT_LEVELS:
             self.console.print(f"Hints come from the normal or hard player: type hint, or hint hard, not {level!r}.")
             return
-        decision = hints.hint(view, level, random.Random(self.rng.random()), self.budget)
-        first, *numbers = hints.explain(decision).splitlines()
-        self.console.print(Text(f"Hint ({level}): {action_text(decision.action)} — {first}", style="green"))
-        for line in numbers:
+        advice = hints.hint(view, level, random.Random(self.rng.random()), self.budget, self.game.names)
+        self.console.print(Text(f"Hint ({level}): {advice.reason}", style="green"))
+        for line in advice.details:
             self.console.print(Text(f"  {line}", style="dim"))
 
     def why(self, view: SeatView, command: str) -> None:

@@ -76,9 +76,10 @@ def test_a_level_the_bots_do_not_offer_plays_as_the_next_one_down() -> None:
         players.bot_for("grandmaster")
 
 
-def test_a_hint_is_a_legal_move_for_the_seat_with_its_reason() -> None:
+def test_a_hint_is_a_legal_move_in_words_to_the_person_with_its_numbers_apart() -> None:
     game = Game(Rules.preset("short"), number=99)
     view = game.view(game.to_act)
-    move = players.hint(view)
-    assert move.action in view.legal_actions
-    assert move.reason
+    advice = players.hint(view, NAMES)
+    assert advice.action in view.legal_actions
+    assert advice.reason.startswith(f"Bid {advice.action - 64}: ")
+    assert any("Expected points" in line for line in advice.details)

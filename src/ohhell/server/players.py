@@ -3,7 +3,8 @@
 Every call to the bots is here, so that a change of their interface touches one module. A bot is only
 ever given one seat's :class:`~ohhell.view.SeatView`. Its reason is shown to every seat (Why?), so it is
 written by :func:`ohhell.bots.public.why` from the public facts and the decision's intent alone: nothing of the
-bot's hand can reach it. A Hint is a bot's decision for the human seat, from that seat's own view.
+bot's hand can reach it. A Hint is a bot's decision for the human seat, from that seat's own view, in words to
+that person, with its numbers apart (:attr:`Move.details`).
 :mod:`ohhell.server.thinkers` runs these functions off the event loop.
 """
 
@@ -17,7 +18,6 @@ from typing import Final
 from ohhell.actions import Action
 from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
-from ohhell.bots.hints import explain
 from ohhell.bots.intent import Intent
 from ohhell.bots.public import PublicFacts, PublicReason, public_text, why
 from ohhell.view import SeatView
@@ -30,10 +30,12 @@ _FALLBACK: Final = {"hard": "normal", "normal": "easy", "easy": "random"}
 
 @dataclass(frozen=True)
 class Move:
-    """A chosen action and the sentence that explains it to every seat (Why?)."""
+    """A chosen action and the sentence that explains it: to every seat (Why?), or to the person asking (Hint)."""
 
     action: Action
     reason: str
+    details: tuple[str, ...] = ()
+    """A Hint's numbers, one line each, for a part of the page folded away (none for a Why?: they are the bot's)."""
 
 
 def bot_for(level: str) -> Bot:
@@ -63,13 +65,14 @@ def decide(level: str, view: SeatView, rng: random.Random, names: Sequence[str] 
     return Move(decision.action, why(decision, view, names))
 
 
-def hint(view: SeatView) -> Move:
-    """The move the computer players' reasoning suggests for the human at ``view.seat``, with why.
+def hint(view: SeatView, names: Sequence[str] | None = None) -> Move:
+    """What the computer players' reasoning suggests to the person at ``view.seat``, in words to them.
 
-    Computed from that seat's view only, so it knows no more than the person asking.
+    Computed from that seat's view only, so it knows no more than the person asking; ``names`` (the seats'
+    names) say whose card is on the table. The numbers behind it are in :attr:`Move.details`.
     """
-    decision = hints.hint(view, HINT_LEVEL, random.Random(0))
-    return Move(decision.action, explain(decision))
+    advice = hints.hint(view, HINT_LEVEL, random.Random(0), names=names)
+    return Move(advice.action, advice.reason, advice.details)
 
 
 def decide_seeded(level: str, view: SeatView, seed: str, names: Sequence[str] | None = None) -> Move:
