@@ -18,9 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ohhell import records
-from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
+from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action
 from ohhell.bots import Bot, Budget, Decision, hints, make_bot
-from ohhell.bots.public import public_explanation
+from ohhell.bots.public import why
 from ohhell.cards import (
     JESTER_SUIT,
     MAGICIAN_SUIT,
@@ -155,7 +155,8 @@ class TerminalGame:
         view = self.game.view(seat)
         decision = bot.decide(view, self.rng, self.budget)
         deal = self.game.deal
-        self.decisions[(deal.deal_index, len(deal.actions))] = (seat, decision, public_explanation(decision, view))
+        reason = why(decision, view, self.game.names, you=self.human)
+        self.decisions[(deal.deal_index, len(deal.actions))] = (seat, decision, reason)
         self.game.apply(decision.action, seat)
         self._announce(seat, decision.action, deal)
 
@@ -369,18 +370,17 @@ class TerminalGame:
         if level not in hints.HINT_LEVELS:
             self.console.print(f"Hints come from the normal or hard player: type hint, or hint hard, not {level!r}.")
             return
-        decision = hints.hint(view, level, random.Random(self.rng.random()), self.budget)
-        first, *numbers = hints.explain(decision).splitlines()
-        self.console.print(Text(f"Hint ({level}): {action_text(decision.action)} — {first}", style="green"))
-        for line in numbers:
+        advice = hints.hint(view, level, random.Random(self.rng.random()), self.budget, self.game.names)
+        self.console.print(Text(f"Hint ({level}): {advice.reason}", style="green"))
+        for line in advice.details:
             self.console.print(Text(f"  {line}", style="dim"))
 
     def why(self, view: SeatView, command: str) -> None:
-        """Why?: the reasons of each computer decision since your last turn, without the cards it still holds."""
+        """Why?: the reasons of each computer decision since your last turn, as every seat may read them."""
         shown = False
-        for (deal_index, position), (seat, decision, reason) in sorted(self.decisions.items()):
+        for (deal_index, position), (_, _, reason) in sorted(self.decisions.items()):
             if (deal_index, position) >= self._why_from:
-                self.console.print(f"{self.game.names[seat]} — {action_text(decision.action)}: {reason}")
+                self.console.print(reason)
                 shown = True
         if not shown:
             self.console.print("No computer player has acted since your last turn.")

@@ -41,3 +41,9 @@ def decide(level: str, view: SeatView, seed: int = 0) -> Decision:
 def view_to_act(deal: Deal) -> SeatView:
     """The view of the seat to act."""
     return seat_view(deal, deal.to_act)
+
+
+def hooked_dealer() -> SeatView:
+    """The dealer's view of a 3-card deal where the ace of trumps is one trick and the hook forbids a bid of 1."""
+    deal = deal_of(["KS QS JS", "KD QD JD", "KC QC JC", "AH 2C 3D"], dealer=3, turn_up="9H")
+    return seat_view(act(deal, "bid 1", "bid 1", "bid 0"), 3)

@@ -1,21 +1,24 @@
-"""Hint and Why?: the words come from the numbers that made the decision, and agree with the action taken."""
+"""Hint: the words to the person and the numbers folded under them come from the decision, and agree with it."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
-from botkit import SEARCH, act, deal_of, decide, view_to_act
+from botkit import SEARCH, decide, hooked_dealer, view_to_act
 
-from ohhell.actions import action_text
+from ohhell.actions import action_text, argument_of, verb_of
 from ohhell.bots import make_bot
 from ohhell.bots.base import Decision
-from ohhell.bots.hints import explain, hint
-from ohhell.cards import card_text
+from ohhell.bots.hints import COUNT_ON, MAY_TAKE, explain, hint, suggest
+from ohhell.bots.intent import Intent
+from ohhell.bots.public import card_words
+from ohhell.cards import SUIT_NAMES, card_name, card_text
 from ohhell.deal import deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
 from ohhell.rules import Rules
-from ohhell.view import SeatView, seat_view
+from ohhell.view import SeatView
 
 
 def views_of_a_deal(number: int, preset: str = "full") -> list[SeatView]:
@@ -34,10 +37,11 @@ def views_of_a_deal(number: int, preset: str = "full") -> list[SeatView]:
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_a_hint_is_that_players_decision_from_the_seats_own_view(level: str) -> None:
     for view in views_of_a_deal(3)[::3]:
-        decision = hint(view, level, random.Random(1), SEARCH)
+        decision = suggest(view, level, random.Random(1), SEARCH)
         assert decision.level == level
         assert decision.action in view.legal_actions
         assert decision == decide(level, view, seed=1)
+        assert hint(view, level, random.Random(1), SEARCH) == explain(decision, view)
 
 
 def test_hints_come_only_from_the_normal_and_hard_players() -> None:
@@ -45,21 +49,58 @@ def test_hints_come_only_from_the_normal_and_hard_players() -> None:
         hint(views_of_a_deal(1)[0], "easy")
 
 
+def option_words(action: int) -> str:
+    """How a hint's details name an option."""
+    verb = verb_of(action)
+    if verb == "play":
+        return card_name(action)
+    return SUIT_NAMES[argument_of(action)] if verb == "trump" else action_text(action)
+
+
 @pytest.mark.parametrize("level", ["normal", "hard"])
 @pytest.mark.parametrize("preset", ["full", "magicians"])
-def test_the_chosen_action_is_the_best_option_and_the_why_lists_every_figure(level: str, preset: str) -> None:
+def test_the_chosen_action_is_the_best_option_and_the_details_list_every_figure(level: str, preset: str) -> None:
     for view in views_of_a_deal(7, preset):
         decision = decide(level, view)
-        text = explain(decision)
-        assert text.splitlines()[0] == decision.summary
-        if not decision.options:
+        advice = explain(decision, view)
+        assert advice.action == decision.action
+        details = "\n".join(advice.details)
+        if len(decision.options) > 1:
+            assert decision.action == decision.options[0].action
+            assert decision.options == tuple(sorted(decision.options, key=lambda o: -o.value))
+            if len({round(o.value, 1) for o in decision.options}) == 1:
+                assert f"{decision.options[0].value:.1f}, whichever you choose." in details
+            else:
+                for option in decision.options[:6]:
+                    assert f"{option_words(option.action)} {option.value:.1f}" in details
+        if any(chance >= 0.005 for _, chance in decision.card_chances):
+            for card, chance in decision.card_chances:
+                assert f"{card_name(card)} {chance:.0%}" in details
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_hint_speaks_to_you_in_card_names_with_no_numbers_outside_its_details(level: str) -> None:
+    for view in views_of_a_deal(8):
+        advice = explain(decide(level, view), view, ["Ann", "Bob", "Cleo", "Dev"])
+        codes = {card_text(c) for c in range(52)}
+        words = set(advice.reason.replace(",", " ").replace(".", " ").replace(":", " ").split())
+        assert not words & codes, advice.reason
+        assert not re.search(r"\d\.\d|%|points|simulated deals? \d", advice.reason), advice.reason
+        if verb_of(advice.action) == "play":
+            assert advice.reason.startswith(f"Play {card_words(advice.action)}: you ")
+        assert not any(code in line.split() for line in advice.details for code in codes), advice.details
+
+
+def test_the_normal_bid_hint_names_the_cards_it_counts_on() -> None:
+    for view in views_of_a_deal(11):
+        if view.phase != "bidding":
             continue
-        assert decision.action == decision.options[0].action
-        assert decision.options == tuple(sorted(decision.options, key=lambda o: -o.value))
-        for option in decision.options[:6]:
-            assert f"{action_text(option.action)} {option.value:.1f}" in text
+        decision = decide("normal", view)
+        reason = explain(decision, view).reason
         for card, chance in decision.card_chances:
-            assert f"{card_text(card)} {chance:.0%}" in text
+            assert (card_words(card) in reason) == (chance >= MAY_TAKE), (card_words(card), chance, reason)
+        sure = [c for c, p in decision.card_chances if p >= COUNT_ON]
+        assert ("you can count on" in reason) == bool(sure)
 
 
 def test_the_normal_bid_names_its_expected_tricks_and_expected_points() -> None:
@@ -99,6 +140,7 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
     uneven = 0
     for view in views_of_a_deal(13)[:8]:
         decision = decide("hard", view)
+        details = explain(decision, view).details
         worlds = decision.fact("worlds")
         simulations = decision.fact("simulations")
         if simulations:
@@ -106,36 +148,39 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
             assert _weighed(decision, view.phase) in decision.summary
             assert sum(o.samples for o in decision.options) == simulations
             assert decision.options[0].samples == max(o.samples for o in decision.options), "the most searched"
+            assert details[0] == f"Searched {simulations} simulated deals over {worlds} sampled worlds."
             if len({o.samples for o in decision.options}) > 1:
                 uneven += 1
-                text = explain(decision)
-                assert "sampled worlds:" not in text.splitlines()[1], "visits are not worlds"
-                assert "with the simulated deals behind each" in text
                 for option in decision.options[:6]:
-                    assert f"{action_text(option.action)} {option.value:.1f} ({option.samples})" in text
+                    deals = f"{option.samples} simulated deal{'' if option.samples == 1 else 's'}"
+                    assert f"{option_words(option.action)} {option.value:.1f} ({deals})" in "\n".join(details)
         elif worlds:
             assert f"Searched {worlds} sampled worlds" in decision.summary
             assert _weighed(decision, view.phase) in decision.summary
             assert all(o.samples == worlds for o in decision.options)
-            if decision.options:
-                assert f"over {worlds} sampled worlds:" in explain(decision)
+            assert details[0] == f"Searched {worlds} sampled worlds."
     assert uneven, "the tree searched some decision with more than one option"
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_the_forbidden_bid_is_named_when_the_hook_bites(level: str) -> None:
-    deal = deal_of(["KS QS JS", "KD QD JD", "KC QC JC", "AH 2C 3D"], dealer=3, turn_up="9H")
-    act(deal, "bid 1", "bid 1", "bid 0")
-    decision = decide(level, seat_view(deal, 3))
+    decision = decide(level, hooked_dealer())
     assert "1 is forbidden to the dealer (the bids would total 3)" in decision.summary
     assert decision.fact("forbidden_bid") == 1
     assert "bid 1" not in [action_text(o.action) for o in decision.options]
 
 
+def test_the_normal_hint_says_when_the_hook_moved_the_bid() -> None:
+    view = hooked_dealer()
+    decision = decide("normal", view)
+    assert decision.intent is Intent.HOOKED
+    reason = explain(decision, view).reason
+    assert "you can count on the ace of hearts" in reason
+    assert "You would bid 1, but as the dealer you may not make the bids add up to the three tricks." in reason
+
+
 def test_easy_names_the_forbidden_bid_in_the_same_words() -> None:
-    deal = deal_of(["KS QS JS", "KD QD JD", "KC QC JC", "AH 2C 3D"], dealer=3, turn_up="9H")
-    act(deal, "bid 1", "bid 1", "bid 0")
-    view = seat_view(deal, 3)
+    view = hooked_dealer()
     straight = 0
     for seed in range(40):
         decision = decide("easy", view, seed)

@@ -6,40 +6,16 @@ import random
 
 import pytest
 
-from ohhell.bots import public
-from ohhell.cards import CardSet, card_text, parse_card
-from ohhell.deal import Deal
+from ohhell.bots import Budget, Decision
+from ohhell.bots.intent import Intent
+from ohhell.cards import card_text
 from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import players
-from ohhell.view import seat_view
+from ohhell.view import SeatView
 from server.leaks import cards_mentioned
 
-
-def three_seat_deal() -> Deal:
-    hands = [CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")]
-    return Deal(Rules.preset("full", players=3, schedule=(2,)), hands, dealer=2, turn_up=parse_card("9H"))
-
-
-def test_a_reason_keeps_the_cards_the_bot_still_holds_out() -> None:
-    view = seat_view(three_seat_deal(), 0)
-    text = public.public_reason("Counted 2 obvious winners (AS, KH); plays the AS, not the king of hearts.", view, 0)
-    assert "KH" not in text and "king of hearts" not in text
-    assert public.HIDDEN in text
-
-
-def test_the_card_played_stays_in_its_reason() -> None:
-    view = seat_view(three_seat_deal(), 0)
-    text = public.public_reason("Plays the AS, keeping the KH.", view, parse_card("AS"))
-    assert text == f"Plays the AS, keeping {public.HIDDEN}."
-
-
-def test_magicians_and_jesters_still_held_are_hidden_too() -> None:
-    hands = [CardSet.parse("MG MG"), CardSet.parse("JE 3H"), CardSet.parse("QS QD")]
-    deal = Deal(Rules.preset("magicians", players=3, schedule=(2,)), hands, dealer=2, turn_up=parse_card("9H"))
-    view = seat_view(deal, 0)
-    assert "MG" not in public.public_reason("Holds the MG.", view, 64 + 2)
-    assert public.public_reason("Leads the MG.", view, parse_card("MG")) == "Leads the MG."
+NAMES = ("Ann", "Bob", "Cleo", "Dev")
 
 
 @pytest.mark.parametrize("level", ["easy", "normal"])
@@ -49,10 +25,11 @@ def test_a_level_plays_a_whole_game_legally_and_its_reasons_hide_its_hand(level:
     while not game.is_over:
         seat = game.to_act
         view = game.view(seat)
-        move = players.decide(level, view, rng)
+        move = players.decide(level, view, rng, NAMES)
         assert move.action in view.legal_actions
         still_held = set(view.hand.texts()) - ({card_text(move.action)} if move.action < 60 else set())
         assert not cards_mentioned(move.reason) & still_held
+        assert move.reason.startswith(NAMES[seat]), move.reason
         game.apply(move.action, seat)
 
 
@@ -61,11 +38,36 @@ def test_the_hard_player_decides_legally_and_its_reason_hides_its_hand() -> None
     for _ in range(6):
         seat = game.to_act
         view = game.view(seat)
-        move = players.decide("hard", view, random.Random(1))
+        move = players.decide("hard", view, random.Random(1), NAMES)
         assert move.action in view.legal_actions
         played = {card_text(move.action)} if move.action < 60 else set()
         assert not cards_mentioned(move.reason) & (set(view.hand.texts()) - played)
         game.apply(move.action, seat)
+
+
+def test_without_names_a_reason_calls_the_seat_by_its_number() -> None:
+    game = Game(Rules.preset("short"), number=99)
+    assert players.decide("normal", game.view(game.to_act), random.Random(0)).reason.startswith(f"Seat {game.to_act} ")
+
+
+class Stubborn:
+    """A bot that always answers with an action no view allows."""
+
+    level = "stubborn"
+
+    def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
+        return Decision(action=63, level=self.level, summary="Plays a card it does not hold.", intent=Intent.PLAY)
+
+
+def test_a_bot_answering_with_an_illegal_action_plays_the_first_legal_one_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(players, "bot_for", lambda level: Stubborn())
+    game = Game(Rules.preset("short", first_dealer=3), number=99)
+    view = game.view(game.to_act)
+    move = players.decide("normal", view, random.Random(0), NAMES)
+    assert move.action == view.legal_actions[0]
+    assert move.reason == "Ann bid 0: the computer player's own choice was not allowed here."
 
 
 def test_a_level_the_bots_do_not_offer_plays_as_the_next_one_down() -> None:
@@ -74,9 +76,10 @@ def test_a_level_the_bots_do_not_offer_plays_as_the_next_one_down() -> None:
         players.bot_for("grandmaster")
 
 
-def test_a_hint_is_a_legal_move_for_the_seat_with_its_reason() -> None:
+def test_a_hint_is_a_legal_move_in_words_to_the_person_with_its_numbers_apart() -> None:
     game = Game(Rules.preset("short"), number=99)
     view = game.view(game.to_act)
-    move = players.hint(view)
-    assert move.action in view.legal_actions
-    assert move.reason
+    advice = players.hint(view, NAMES)
+    assert advice.action in view.legal_actions
+    assert advice.reason.startswith(f"Bid {advice.action - 64}: ")
+    assert any("Expected points" in line for line in advice.details)

@@ -164,9 +164,9 @@ def test_the_computer_players_think_off_the_event_loop(tmp_path: Path, monkeypat
     threads: set[int] = set()
     decide = players.decide
 
-    def watched(level: str, view: Any, rng: Any) -> players.Move:
+    def watched(level: str, view: Any, rng: Any, names: Any = None) -> players.Move:
         threads.add(threading.get_ident())
-        return decide(level, view, rng)
+        return decide(level, view, rng, names)
 
     monkeypatch.setattr(players, "decide", watched)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ohhell.actions import CHANGE_BASE, TRUMP_BASE, Action
+from ohhell.bots.intent import Intent
 from ohhell.cards import Card
 from ohhell.view import SeatView
 
@@ -54,7 +55,9 @@ class Option:
 class Decision:
     """An action and the reasons that chose it.
 
-    ``summary`` is one sentence built from the numbers below it; ``options`` lists
+    ``summary`` is one sentence built from the numbers below it, for the bot's own seat and for debugging (it may
+    name any card of the hand); ``intent`` is what the bot meant, the only part of its reasoning that a Why?
+    shows the other seats (:mod:`ohhell.bots.public`); ``options`` lists
     every alternative weighed, best first, with its value on the scale named by
     ``measure`` (for example ``"expected points"``); ``card_chances`` gives cards
     a chance, in the sense named by ``chance_label`` (at a bid: to take a trick
@@ -65,6 +68,7 @@ class Decision:
     action: Action
     level: str
     summary: str
+    intent: Intent
     measure: str = ""
     options: tuple[Option, ...] = ()
     card_chances: tuple[tuple[Card, float], ...] = ()
@@ -112,7 +116,7 @@ def dealer_forbidden(view: SeatView) -> int | None:
 
 
 def forbidden_note(view: SeatView, forbidden: int | None) -> str:
-    """The clause a bid's Why? adds when the hook forbids the dealer a bid it could otherwise make."""
+    """The clause a bid's summary adds when the hook forbids the dealer a bid it could otherwise make."""
     if forbidden is None or not 0 <= forbidden <= view.hand_size:
         return ""
     return f"; {forbidden} is forbidden to the dealer (the bids would total {view.hand_size})"

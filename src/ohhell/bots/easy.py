@@ -14,6 +14,7 @@ from typing import Final
 
 from ohhell.actions import BID_BASE, TRUMP_BASE, Action
 from ohhell.bots.base import Budget, Decision, dealer_forbidden, forbidden_note, playable
+from ohhell.bots.intent import Intent
 from ohhell.bots.tactics import rule_card, trick_status, wants_tricks
 from ohhell.cards import MAGICIAN_SUIT, RANK_OF, STANDARD_PACK, SUIT_NAMES, SUIT_OF, Card, card_text
 from ohhell.view import SeatView
@@ -65,8 +66,9 @@ def _bid(view: SeatView, legal: list[int], rng: random.Random) -> Decision:
     if slip:
         summary += f" and misjudged by {slip:+d}"
     forbidden = dealer_forbidden(view)
+    hooked = bid != wanted and forbidden == wanted
     if bid != wanted:
-        summary += forbidden_note(view, forbidden) if forbidden == wanted else f"; {wanted} is not a legal bid here"
+        summary += forbidden_note(view, forbidden) if hooked else f"; {wanted} is not a legal bid here"
     facts: tuple[tuple[str, int], ...] = (("obvious_winners", counted), ("misjudged_by", slip))
     if forbidden is not None:
         facts += (("forbidden_bid", forbidden),)
@@ -74,6 +76,7 @@ def _bid(view: SeatView, legal: list[int], rng: random.Random) -> Decision:
         action=BID_BASE + bid,
         level="easy",
         summary=f"{summary}: bids {bid}.",
+        intent=Intent.HOOKED if hooked else Intent.QUICK_BID,
         card_chances=tuple((c, 1.0) for c in winners),
         chance_label="counted as a sure trick",
         facts=facts,
@@ -88,6 +91,7 @@ def _choose_trump(view: SeatView) -> Decision:
         action=TRUMP_BASE + suit,
         level="easy",
         summary=f"Chose its longest suit, {SUIT_NAMES[suit]} ({count} cards), as trump.",
+        intent=Intent.NAME_TRUMP,
         facts=(("suit_length", count),),
     )
 
@@ -102,6 +106,7 @@ def _play(view: SeatView, legal: tuple[Action, ...], rng: random.Random) -> Deci
             action=card,
             level="easy",
             summary=f"Played the {card_text(card)} without much thought.",
+            intent=Intent.LAPSE,
             facts=(("lapse", 1),),
         )
     trump = -1 if view.trump is None else view.trump
@@ -114,6 +119,7 @@ def _play(view: SeatView, legal: tuple[Action, ...], rng: random.Random) -> Deci
     return Decision(
         action=card,
         level="easy",
-        summary=f"Bid {bid}, has {won}, {goal}: {rule}, the {card_text(card)}.",
+        summary=f"Bid {bid}, has {won}, {goal}: {rule.words}, the {card_text(card)}.",
+        intent=rule.intent,
         facts=(("need", bid - won), ("lapse", 0)),
     )

@@ -29,6 +29,7 @@ from typing import Final, Literal, NamedTuple
 
 from ohhell.actions import BID_BASE, Action
 from ohhell.bots.base import Budget, Decision, Option, dealer_forbidden, forbidden_note, playable
+from ohhell.bots.intent import Intent, card_aim
 from ohhell.bots.ismcts import Sampler, Search, play_likelihood
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.normal import bid_chances, bid_values, choose_trump
@@ -42,6 +43,7 @@ from ohhell.bots.sampling import (
     deal_hidden,
     sample_world,
 )
+from ohhell.bots.tactics import wants_tricks
 from ohhell.cards import SUIT_MASKS, SUIT_OF, Card, card_text
 from ohhell.deal import Deal
 from ohhell.scoring import deal_points
@@ -195,6 +197,7 @@ class HardBot:
             action=BID_BASE + best.move,
             level="hard",
             summary=summary + ".",
+            intent=Intent.BID,
             measure=_measure(rivalry),
             options=tuple(Option(BID_BASE + row.move, round(row.value, 4), row.samples) for row in rows),
             facts=tuple(facts),
@@ -214,6 +217,7 @@ class HardBot:
                 action=card,
                 level="hard",
                 summary=f"The {card_text(card)} is the only card that makes a difference here.",
+                intent=Intent.PLAY,
                 facts=(("worlds", 0),),
             )
         trick_index = len(view.tricks)
@@ -232,10 +236,13 @@ class HardBot:
             summary += f"; the next best, the {card_text(rows[1].move)}, {_scored(rows[1], rivalry, short=True)}"
         facts.append(("win_chance", round(best.rate, 4)))
         unit = "simulations" if dict(facts).get("simulations") else "worlds"
+        bid = view.bids[seat]
+        assert bid is not None
         return Decision(
             action=card,
             level="hard",
             summary=summary + ".",
+            intent=card_aim(wants_tricks(bid, view.tricks_won[seat], view.rules), best.rate),
             measure=_measure(rivalry),
             options=tuple(Option(row.move, round(row.value, 4), row.samples) for row in rows),
             card_chances=tuple((row.move, round(row.rate, 4)) for row in rows),

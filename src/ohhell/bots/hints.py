@@ -1,36 +1,60 @@
-"""Hint and Why?: what the Normal or Hard player would do from a seat's view, and the reasons in words.
+"""Hint: what the Normal (or Hard) player would do from a person's own view, said to that person.
 
-A hint is simply that player's :class:`~ohhell.bots.base.Decision` for the
-human's own view, so it can never know more than the human does. :func:`explain`
-turns any decision into text from its own numbers: the sentence the bot built
-while deciding, the value of every option it weighed, and the per-card chances
-it used. Nothing is written that the computation did not produce.
+A hint is that player's :class:`~ohhell.bots.base.Decision` for the person's own view, so it can never know
+more than the person does, and it may speak of the person's own cards. :func:`explain` puts the decision in
+plain words to "you" (:attr:`Hint.reason`: "Bid 2: you can count on the ace of spades, and the king of hearts may
+take a trick.") and the numbers behind it in separate lines to fold away (:attr:`Hint.details`: the expected
+tricks, the value of every option weighed, each card's chance). Every word and number comes from the decision.
 
 >>> import random
 >>> from ohhell import Game, Rules
 >>> game = Game(Rules.preset("full"), number=5)
->>> decision = hint(game.view(game.to_act), "normal", random.Random(0))
->>> explain(decision).splitlines()[0].startswith("Bid ")
+>>> advice = hint(game.view(game.to_act), "normal", random.Random(0))
+>>> advice.reason.startswith("Bid ")
 True
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
-from ohhell.actions import action_text
+from ohhell.actions import Action, argument_of, verb_of
 from ohhell.bots import make_bot
 from ohhell.bots.base import Budget, Decision
-from ohhell.cards import card_text
+from ohhell.bots.intent import Intent
+from ohhell.bots.public import PublicFacts, card_words, counted
+from ohhell.cards import SUIT_NAMES, Card, card_name
+from ohhell.deal import beats
 from ohhell.view import SeatView
 
 HINT_LEVELS: Final = ("normal", "hard")
 SHOWN_OPTIONS: Final = 6
-"""Options listed in a Why?; the rest are summed up by their count."""
+"""Options listed in a hint's details; the rest are summed up by their count."""
+COUNT_ON: Final = 0.8
+"""A card's chance of a trick from which a hint says "you can count on" it."""
+MAY_TAKE: Final = 0.35
+"""A card's chance of a trick from which a hint says it "may take a trick"."""
+LIKELY: Final = 0.9
+"""A card's chance to win the trick from which a hint says it "should win"; below, it "has a good chance"."""
 
 
-def hint(
+@dataclass(frozen=True)
+class Hint:
+    """A suggestion for the person at a seat.
+
+    ``reason`` is one or two plain sentences to "you"; ``details`` are the numbers behind them, one line each,
+    for a part of the page folded away.
+    """
+
+    action: Action
+    reason: str
+    details: tuple[str, ...] = ()
+
+
+def suggest(
     view: SeatView, level: str = "normal", rng: random.Random | None = None, budget: Budget | None = None
 ) -> Decision:
     """The bid, card or trump the ``level`` player would choose from ``view``, with its reasons."""
@@ -39,22 +63,143 @@ def hint(
     return make_bot(level).decide(view, rng if rng is not None else random.Random(), budget)
 
 
-def explain(decision: Decision) -> str:
-    """The Why? of a decision: its sentence, then the options weighed and the card chances, as numbers."""
-    lines = [decision.summary]
-    if decision.options:
-        shown = decision.options[:SHOWN_OPTIONS]
-        more = len(decision.options) - len(shown)
-        extra = f" (and {more} more)" if more else ""
-        if len({o.samples for o in decision.options}) > 1:
-            # A tree search tries the better moves more often: each value has its own count behind it.
-            listed = ", ".join(f"{action_text(o.action)} {o.value:.1f} ({o.samples})" for o in shown)
-            lines.append(f"{decision.measure.capitalize()}, with the simulated deals behind each: {listed}{extra}.")
+def hint(
+    view: SeatView,
+    level: str = "normal",
+    rng: random.Random | None = None,
+    budget: Budget | None = None,
+    names: Sequence[str] | None = None,
+) -> Hint:
+    """:func:`suggest`, put in words by :func:`explain`."""
+    return explain(suggest(view, level, rng, budget), view, names)
+
+
+def explain(decision: Decision, view: SeatView, names: Sequence[str] | None = None) -> Hint:
+    """``decision``, made from ``view`` (the person's own), in words to that person, with its numbers apart.
+
+    ``names`` are the seats' names, to say whose card is on the table ("under Bob's queen of hearts").
+    """
+    verb = verb_of(decision.action)
+    if verb == "trump":
+        suit = SUIT_NAMES[argument_of(decision.action)]
+        text = f"Name {suit} trump: your cards expect the most points with {suit} as trump."
+    elif verb in ("bid", "change"):
+        text = _bid_reason(decision, view)
+    else:
+        text = _play_reason(decision, view, names)
+    return Hint(decision.action, text, _details(decision))
+
+
+def _bid_reason(decision: Decision, view: SeatView) -> str:
+    bid = argument_of(decision.action)
+    if decision.fact("worlds") is not None:
+        text = f"Bid {bid}: a search of simulated deals of the cards you cannot see favoured it."
+    else:
+        sure = [c for c, p in decision.card_chances if p >= COUNT_ON]
+        maybe = [c for c, p in decision.card_chances if MAY_TAKE <= p < COUNT_ON]
+        parts = []
+        if sure:
+            parts.append(f"you can count on {_listed(sure)}")
+        if maybe:
+            parts.append(f"{_listed(maybe)} may {'take a trick' if len(maybe) == 1 else 'each take one'}")
+        text = f"Bid {bid}: {', and '.join(parts) or 'none of your cards is likely to take a trick'}."
+    forbidden = view.forbidden_bid
+    if decision.intent is Intent.HOOKED and forbidden is not None:
+        tricks = counted(view.hand_size, "trick")
+        text += f" You would bid {forbidden}, but as the dealer you may not make the bids add up to the {tricks}."
+    return text
+
+
+def _play_reason(decision: Decision, view: SeatView, names: Sequence[str] | None) -> str:
+    card = decision.action
+    bid = view.bids[view.seat] or 0
+    won = view.tricks_won[view.seat]
+    need = bid - won
+    if need > 0:
+        situation = f"you need {counted(need, 'more trick')}"
+    elif bid == 0 and won == 0:
+        situation = "you bid 0 and want no tricks"
+    elif need == 0:
+        situation = "you have made your bid"
+    else:
+        situation = f"you are {counted(-need, 'trick')} over your bid"
+    searched = decision.fact("worlds") is not None
+    values = {round(o.value, 1) for o in decision.options}  # as the details print them
+    if len(view.legal_actions) == 1:
+        return f"Play {card_words(card)}: {situation}, and it is the only card you may play."
+    if len(values) <= 1:
+        return f"Play {card_words(card)}: {situation}, and any card you may play comes to the same here."
+    best = PublicFacts.of(view).winning_card
+    trump = -1 if view.trump is None else view.trump
+    intent = decision.intent
+    if intent is Intent.WIN:
+        chance = dict(decision.card_chances).get(card, 0.0)
+        if searched:
+            aim = "it won this trick in most of the simulated deals"
         else:
-            listed = ", ".join(f"{action_text(o.action)} {o.value:.1f}" for o in shown)
-            samples = f" over {shown[0].samples} sampled worlds" if shown[0].samples else ""
-            lines.append(f"{decision.measure.capitalize()}{samples}: {listed}{extra}.")
+            aim = "it should win this trick" if chance >= LIKELY else "it has a good chance to win this trick"
+    elif intent is Intent.LOSE and need > 0:
+        aim = "it lets this trick go and keeps your chances for the tricks you need"
+    elif intent is Intent.LOSE and best is not None and not beats(card, best, trump):
+        owner = f"{names[view.winning_seat]}'s" if names is not None and view.winning_seat is not None else "the"
+        aim = f"it stays under {owner} {card_name(best)}"
+    elif intent is Intent.LOSE:
+        aim = "it lost this trick in most of the simulated deals" if searched else "it is unlikely to win this trick"
+    else:
+        aim = "the search of simulated deals favoured it" if searched else "it leaves you the most points to expect"
+    contrary = (intent is Intent.LOSE and need > 0) or (intent is Intent.WIN and need <= 0)
+    return f"Play {card_words(card)}: {situation}, {'but' if contrary else 'and'} {aim}."
+
+
+def _details(decision: Decision) -> tuple[str, ...]:
+    """The numbers behind a decision, a line each: what was searched, the expected tricks, options, card chances."""
+    lines = []
+    simulations, worlds = decision.fact("simulations"), decision.fact("worlds")
+    if simulations:
+        lines.append(f"Searched {simulations} simulated deals over {worlds} sampled worlds.")
+    elif worlds:
+        lines.append(f"Searched {worlds} sampled worlds.")
+    made = decision.fact("made_rate")
+    if isinstance(made, float):
+        lines.append(f"Bid {argument_of(decision.action)} was made in {made:.0%} of them.")
+    expected = decision.fact("expected_tricks")
+    if isinstance(expected, float):
+        lines.append(f"Your cards add up to {expected:.1f} expected tricks.")
+    options = decision.options
+    if len(options) > 1:
+        measure = decision.measure[:1].upper() + decision.measure[1:]
+        if len({round(o.value, 1) for o in options}) == 1:
+            lines.append(f"{measure}: {options[0].value:.1f}, whichever you choose.")
+        else:
+            uneven = len({o.samples for o in options}) > 1  # a tree search tries the better moves more often
+            listed = ", ".join(
+                f"{_option_words(o.action)} {o.value:.1f}"
+                + (f" ({o.samples} simulated deal{'' if o.samples == 1 else 's'})" if uneven else "")
+                for o in options[:SHOWN_OPTIONS]
+            )
+            more = len(options) - SHOWN_OPTIONS
+            lines.append(f"{measure}: {listed}{f' (and {more} more)' if more > 0 else ''}.")
     if decision.card_chances:
-        listed = ", ".join(f"{card_text(c)} {p:.0%}" for c, p in decision.card_chances)
-        lines.append(f"{decision.chance_label.capitalize()}: {listed}.")
-    return "\n".join(lines)
+        label = decision.chance_label[:1].upper() + decision.chance_label[1:]
+        if all(p < 0.005 for _, p in decision.card_chances):
+            lines.append(f"{label}: 0% for every card.")
+        else:
+            listed = ", ".join(f"{card_name(c)} {p:.0%}" for c, p in decision.card_chances)
+            lines.append(f"{label}: {listed}.")
+    return tuple(lines)
+
+
+def _option_words(action: Action) -> str:
+    """An option as a hint lists it: ``bid 2``, ``king of clubs``, ``hearts``."""
+    verb = verb_of(action)
+    if verb == "play":
+        return card_name(action)
+    if verb == "trump":
+        return SUIT_NAMES[argument_of(action)]
+    return f"bid {argument_of(action)}"
+
+
+def _listed(cards: Sequence[Card]) -> str:
+    """``the ace of spades``, ``the ace of spades and the king of hearts``, ``a, b and c``."""
+    words = [card_words(c) for c in cards]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -29,6 +29,7 @@ from ohhell.bots.chances import (
     trick_distribution,
     win_now_chance,
 )
+from ohhell.bots.intent import Intent, card_aim
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.tactics import STRENGTH, trick_status, wants_tricks
 from ohhell.cards import SUIT_NAMES, Card, card_text
@@ -78,7 +79,7 @@ def bid_values(known: Knowledge, chances: dict[Card, float], bids: Sequence[int]
 
 
 def choose_bid(view: SeatView, known: Knowledge, legal: Sequence[int]) -> Decision:
-    """The legal bid with the most expected points."""
+    """The legal bid with the most expected points (the hook moved it when the forbidden bid would have had more)."""
     chances = bid_chances(known, view.bids, view.first_leader)
     values = bid_values(known, chances, legal)
     bid, value = values[0]
@@ -87,6 +88,7 @@ def choose_bid(view: SeatView, known: Knowledge, legal: Sequence[int]) -> Decisi
         f"Bid {bid}: the cards add up to {mean:.1f} expected tricks, and {bid} scores {value:.1f} points on average"
     )
     forbidden = dealer_forbidden(view)
+    hooked = forbidden is not None and bid_values(known, chances, range(view.hand_size + 1))[0][0] == forbidden
     summary += forbidden_note(view, forbidden)
     if len(values) > 1:
         summary += f"; the next best, {values[1][0]}, scores {values[1][1]:.1f}"
@@ -97,6 +99,7 @@ def choose_bid(view: SeatView, known: Knowledge, legal: Sequence[int]) -> Decisi
         action=BID_BASE + bid,
         level="normal",
         summary=summary + ".",
+        intent=Intent.HOOKED if hooked else Intent.BID,
         measure="expected points",
         options=tuple(Option(BID_BASE + b, v) for b, v in values),
         card_chances=_sorted_chances(chances),
@@ -124,6 +127,7 @@ def choose_trump(view: SeatView, known: Knowledge) -> Decision:
         action=TRUMP_BASE + suit,
         level="normal",
         summary=summary,
+        intent=Intent.NAME_TRUMP,
         measure="expected points at the best bid",
         options=tuple(Option(TRUMP_BASE + s, v) for v, s, _ in scored),
         card_chances=_sorted_chances(chances),
@@ -169,6 +173,7 @@ def choose_card(view: SeatView, known: Knowledge, legal: Sequence[Action]) -> De
         action=card,
         level="normal",
         summary=summary,
+        intent=card_aim(want, now_chances[card]),
         measure="expected points",
         options=tuple(Option(c, v) for v, c in scored),
         card_chances=tuple((c, round(now_chances[c], 4)) for _, c in scored),

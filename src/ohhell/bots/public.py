@@ -1,73 +1,227 @@
-"""Why? for the other seats: a computer player's reasons without what would show its hand.
+"""Why?: a computer player's reason in words every seat may read, built only from public facts and the decision.
 
-A bot's :class:`~ohhell.bots.base.Decision` is written for the seat that made it: it may weigh cards it
-still holds ("against 6.3 for the AC"). Before the reasons reach any other seat, the values of the cards it
-did not play and its per-card chances are left out, and any card it still holds is named no more.
+Fairness is a matter of types here, not of filtering text. A :class:`~ohhell.bots.base.Decision` carries an
+:class:`Intent`, one of a closed set ("plays to win the trick", "bids what it expects to score most with", ...),
+chosen by the bot from its own computation. The public reason is that intent with the action
+(:class:`PublicReason`); :func:`public_text` writes it from those and from :class:`PublicFacts`, what the whole
+table knows at the moment (a :class:`~ohhell.view.SeatView` without its hand and legal actions). Neither type
+holds a card of the hand, a count or a number of the bot's reckoning, so mypy itself keeps them out of every Why?;
+the bot's full reasoning, numbers included, stays in the decision for the Hint (:mod:`ohhell.bots.hints`, the
+person's own hand) and for debugging.
+
+>>> from ohhell import Deal, Rules, CardSet, parse_card
+>>> from ohhell.view import seat_view
+>>> deal = Deal(Rules.preset("full", players=3, schedule=(2,)), dealer=2, turn_up=parse_card("9H"),
+...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")])
+>>> for bid in (1, 0, 0):
+...     deal.bid(bid)
+>>> facts = PublicFacts.of(seat_view(deal, 0))
+>>> public_text(PublicReason(Intent.WIN, parse_card("AS")), facts, ["Ann", "Bob", "Cleo"])
+'Ann needed one more trick and led the ace of spades to win the trick.'
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from typing import Final
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
-from ohhell.actions import Action, verb_of
-from ohhell.bots.base import Decision
-from ohhell.bots.hints import explain
-from ohhell.cards import RANK_NAMES, SUIT_NAMES, SUIT_OF, Card, parse_card
+from ohhell.actions import TRUMP_BASE, Action, argument_of, verb_of
+from ohhell.bots.intent import Intent
+from ohhell.bots.tactics import wants_tricks
+from ohhell.cards import JESTER_SUIT, MAGICIAN_SUIT, SUIT_NAMES, SUIT_OF, Card, Suit, card_name
+from ohhell.deal import beats
+from ohhell.rules import Rules
 from ohhell.view import SeatView
 
-
-def public_explanation(decision: Decision, view: SeatView) -> str:
-    """The Why? of ``decision``, made by ``view.seat``, fit to show every seat."""
-    public = dataclasses.replace(
-        decision, card_chances=(), options=tuple(o for o in decision.options if verb_of(o.action) != "play")
-    )
-    return public_reason(explain(public), view, decision.action)
+if TYPE_CHECKING:
+    from ohhell.bots.base import Decision
 
 
-_CARD_TEXT: Final = re.compile(r"\b(?:the )?(?:10|[2-9TJQKA])[SHDC]\b|\b(?:the )?(?:MG|JE)\b")
-_CARD_NAME: Final = re.compile(
-    r"\b(?:the )?(" + "|".join(RANK_NAMES) + r") of (" + "|".join(SUIT_NAMES) + r")\b", re.IGNORECASE
-)
-HIDDEN: Final = "a card it still holds"
+@dataclass(frozen=True)
+class PublicReason:
+    """A decision as the other seats may know it: what the bot meant (:class:`Intent`) and what it did."""
+
+    intent: Intent
+    action: Action
+
+    @classmethod
+    def of(cls, decision: Decision) -> PublicReason:
+        """The public part of ``decision``: its intent and its action, nothing else."""
+        return cls(decision.intent, decision.action)
 
 
-def public_reason(summary: str, view: SeatView, action: Action) -> str:
-    """``summary`` with every mention of a card the seat still holds after ``action`` replaced by a phrase.
+@dataclass(frozen=True)
+class PublicFacts:
+    """What every seat knows when a seat acts: its view without the hand and the legal actions.
 
-    The card played is public once it is on the table; the rest of the hand is not.
-
-    >>> from ohhell import Deal, Rules, CardSet, parse_card
-    >>> deal = Deal(Rules.preset("full", players=3, schedule=(2,)), dealer=2, turn_up=parse_card("9H"),
-    ...             hands=[CardSet.parse("AS KH"), CardSet.parse("2S 3H"), CardSet.parse("QS QD")])
-    >>> from ohhell.view import seat_view
-    >>> public_reason("Plays the AS, keeping the KH; the king of hearts waits.", seat_view(deal, 0), parse_card("AS"))
-    'Plays the AS, keeping a card it still holds; a card it still holds waits.'
+    The cards here are public ones: the turned card and the trick on the table.
     """
-    played: Card | None = action if verb_of(action) == "play" else None
-    held = set(view.hand)
-    if played is not None:
-        held.discard(played)
-    held_kinds = {_kind(c) for c in held}
 
-    def is_hidden(card: Card) -> bool:
-        if card == played:
-            return False
-        return (_kind(card) in held_kinds) if card >= 52 else card in held
+    rules: Rules
+    seat: int
+    dealer: int
+    hand_size: int
+    turn_up: Card | None
+    trump: Suit | None
+    bids: tuple[int | None, ...]
+    tricks_won: tuple[int, ...]
+    trick_leader: int
+    trick: tuple[Card, ...]
+    led_suit: Suit | None
+    winning_seat: int | None
+    forbidden_bid: int | None
 
-    def replace_text(match: re.Match[str]) -> str:
-        token = match.group(0).removeprefix("the ")
-        return HIDDEN if is_hidden(parse_card(token)) else match.group(0)
+    @classmethod
+    def of(cls, view: SeatView) -> PublicFacts:
+        """The public facts of ``view`` (taken before the seat acts)."""
+        return cls(
+            rules=view.rules,
+            seat=view.seat,
+            dealer=view.dealer,
+            hand_size=view.hand_size,
+            turn_up=view.turn_up,
+            trump=view.trump,
+            bids=view.bids,
+            tricks_won=view.tricks_won,
+            trick_leader=view.trick_leader,
+            trick=view.trick,
+            led_suit=view.led_suit,
+            winning_seat=view.winning_seat,
+            forbidden_bid=view.forbidden_bid,
+        )
 
-    def replace_name(match: re.Match[str]) -> str:
-        rank = RANK_NAMES.index(match.group(1).lower())
-        suit = SUIT_NAMES.index(match.group(2).lower())
-        return HIDDEN if is_hidden(13 * suit + rank) else match.group(0)
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.rules.players
 
-    return _CARD_NAME.sub(replace_name, _CARD_TEXT.sub(replace_text, summary))
+    @property
+    def winning_card(self) -> Card | None:
+        """The card winning the trick in progress, if a card has been played."""
+        if self.winning_seat is None or not self.trick:
+            return None
+        return self.trick[(self.winning_seat - self.trick_leader) % self.players]
 
 
-def _kind(card: Card) -> int:
-    """Cards of one kind: a suited card is its own kind; the Magicians are one kind, the Jesters another."""
-    return card if card < 52 else 52 + SUIT_OF[card]
+def why(decision: Decision, view: SeatView, names: Sequence[str], you: int | None = None) -> str:
+    """The Why? of ``decision``, made from ``view``, fit to show every seat (see :func:`public_text`)."""
+    return public_text(PublicReason.of(decision), PublicFacts.of(view), names, you)
+
+
+def public_text(reason: PublicReason, facts: PublicFacts, names: Sequence[str], you: int | None = None) -> str:
+    """One plain sentence for ``reason``, given by ``facts.seat`` and named ``names[facts.seat]``.
+
+    ``names`` are the seats' names; a card on the table that belongs to seat ``you`` is "your" card. The
+    sentence says what the seat needed (public: its bid and tricks), what it did, and what it meant by it.
+    """
+    name = names[facts.seat]
+    verb = verb_of(reason.action)
+    if reason.intent is Intent.FALLBACK:
+        return f"{name} {_did(reason.action, facts)}: the computer player's own choice was not allowed here."
+    if reason.intent is Intent.RANDOM:
+        return f"{name} {_did(reason.action, facts)}, picked at random."
+    if verb == "trump":
+        suit = SUIT_NAMES[reason.action - TRUMP_BASE]
+        return f"A Magician was turned up, so {name}, the dealer, named {suit} trump."
+    if verb in ("bid", "change"):
+        return _bid_text(reason, facts, name)
+    return _play_text(reason, facts, names, you)
+
+
+def card_words(card: Card) -> str:
+    """A card as people say it: ``the king of clubs``, ``a Magician``.
+
+    >>> card_words(11 + 3 * 13), card_words(52)
+    ('the king of clubs', 'a Magician')
+    """
+    return f"a {card_name(card)}" if card >= 52 else f"the {card_name(card)}"
+
+
+NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def counted(n: int, word: str) -> str:
+    """``one trick``, ``two more tricks``, ``12 tricks``, ``no tricks``: small numbers in words, the noun agreeing.
+
+    >>> counted(1, "trick"), counted(2, "more trick"), counted(12, "trick"), counted(0, "trick")
+    ('one trick', 'two more tricks', '12 tricks', 'no tricks')
+    """
+    number = NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+    return f"{number} {word}{'' if n == 1 else 's'}"
+
+
+def _did(action: Action, facts: PublicFacts) -> str:
+    """An action in the past tense: ``bid 2``, ``played the king of clubs``, ``named hearts trump``."""
+    verb = verb_of(action)
+    if verb == "play":
+        return f"{'played' if facts.trick else 'led'} {card_words(action)}"
+    if verb == "trump":
+        return f"named {SUIT_NAMES[argument_of(action)]} trump"
+    return f"{'bid' if verb == 'bid' else 'changed the bid to'} {argument_of(action)}"
+
+
+def _bid_text(reason: PublicReason, facts: PublicFacts, name: str) -> str:
+    bid = argument_of(reason.action)
+    forbidden = facts.forbidden_bid
+    if reason.intent is Intent.HOOKED and forbidden is not None:
+        tricks = counted(facts.hand_size, "trick")
+        return (
+            f"{name} would have bid {forbidden}, but the dealer may not make the bids add up to the {tricks},"
+            f" so {name} bid {bid}."
+        )
+    if reason.intent is Intent.QUICK_BID:
+        return f"{name} bid {bid} on a quick look at the cards."
+    return f"{name} bid {bid}, expecting that bid to score the most."
+
+
+def _play_text(reason: PublicReason, facts: PublicFacts, names: Sequence[str], you: int | None) -> str:
+    seat = facts.seat
+    name = names[seat]
+    card = reason.action
+    bid = facts.bids[seat]
+    won = facts.tricks_won[seat]
+    need = (bid or 0) - won
+    if need > 0:
+        situation = f"{name} needed {counted(need, 'more trick')}"
+    elif bid == 0 and won == 0:
+        situation = f"{name} wanted no tricks (a bid of 0)"
+    elif need == 0:
+        situation = f"{name} had already made the bid of {bid}"
+    else:
+        situation = f"{name} was already {counted(-need, 'trick')} over the bid of {bid}"
+    best = facts.winning_card
+    trump = -1 if facts.trump is None else facts.trump
+    takes = best is None or beats(card, best, trump)
+    last = len(facts.trick) == facts.players - 1
+    what = _card_action(card, facts, takes)
+    intent = reason.intent
+    wants = wants_tricks(bid or 0, won, facts.rules)
+    contrary = (intent is Intent.LOSE and need > 0) or (intent is Intent.WIN and not wants)
+    aim = ""
+    if intent is Intent.LAPSE:
+        aim = " without much thought"
+    elif intent is Intent.WIN and takes:
+        aim = ", taking the trick" if last else " to win the trick"
+    elif intent is Intent.LOSE:
+        if best is None:
+            aim = ", not playing for this trick" if need > 0 else ", hoping not to win the trick"
+        elif not takes:
+            owner = "your" if facts.winning_seat == you else f"{names[facts.winning_seat or 0]}'s"
+            leave = "leaving the trick to" if need > 0 else "staying under"
+            aim = f", {leave} {owner} {card_name(best)}"
+        elif not last:
+            aim = ", expecting it to be beaten" if need > 0 else ", hoping to be beaten"
+    return f"{situation} {'but' if contrary and aim else 'and'} {what}{aim}."
+
+
+def _card_action(card: Card, facts: PublicFacts, takes: bool) -> str:
+    """``led the king of clubs``, ``played …``, ``trumped with …`` (when the trump takes the lead), ``discarded …``."""
+    suit = SUIT_OF[card]
+    if not facts.trick:
+        return f"led {card_words(card)}"
+    if suit in (MAGICIAN_SUIT, JESTER_SUIT) or facts.led_suit is None or suit == facts.led_suit:
+        return f"played {card_words(card)}"
+    if suit == facts.trump:
+        return f"trumped with {card_words(card)}" if takes else f"played {card_words(card)}"
+    return f"discarded {card_words(card)}"

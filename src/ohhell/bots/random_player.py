@@ -6,6 +6,7 @@ import random
 
 from ohhell.actions import action_text
 from ohhell.bots.base import Budget, Decision, playable
+from ohhell.bots.intent import Intent
 from ohhell.view import SeatView
 
 
@@ -22,5 +23,6 @@ class RandomBot:
             action=action,
             level="random",
             summary=f"Picked {action_text(action)} at random from {len(actions)} legal actions.",
+            intent=Intent.RANDOM,
             facts=(("choices", len(actions)),),
         )

@@ -10,8 +10,9 @@ remembers (its hand and the trick on the table).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
+from ohhell.bots.intent import Intent
 from ohhell.cards import JESTER_SUIT, MAGICIAN_SUIT, SUIT_MASKS, SUIT_OF, Card
 from ohhell.deal import beats
 from ohhell.rules import Rules
@@ -62,6 +63,25 @@ def is_master(card: Card, others: int) -> bool:
     return not others & SUIT_MASKS[suit] & ~((2 << card) - 1)
 
 
+class Rule(NamedTuple):
+    """A branch of :func:`rule_card`: its words (for the seat's own reasons) and what it means by the card."""
+
+    words: str
+    intent: Intent
+
+
+LEAD_MASTER: Final = Rule("leads a card nobody can beat", Intent.WIN)
+LEAD_LOW_AND_WAIT: Final = Rule("has no sure winner, so leads low and waits", Intent.LOSE)
+LEAD_TO_LOSE: Final = Rule("leads the card most likely to lose", Intent.LOSE)
+THROW_LOWEST: Final = Rule("cannot beat the winning card, so throws its lowest", Intent.LOSE)
+WIN_LAST: Final = Rule("plays last and wins as cheaply as it can", Intent.WIN)
+WIN_SAFE: Final = Rule("wins with the lowest card nobody can beat", Intent.WIN)
+WIN_HIGH: Final = Rule("wins with its highest card", Intent.WIN)
+DUCK: Final = Rule("plays its highest card that cannot win", Intent.LOSE)
+MUST_WIN: Final = Rule("must win, so gets rid of its highest card", Intent.PLAY)
+HOPE_BEATEN: Final = Rule("must beat the winning card, so plays low and hopes to be beaten", Intent.LOSE)
+
+
 def rule_card(
     legal: Sequence[Card],
     trick: Sequence[Card],
@@ -70,8 +90,8 @@ def rule_card(
     still_to_play: int,
     want: bool,
     others: int,
-) -> tuple[Card, str]:
-    """The card the rule of thumb plays, and the rule that chose it (a few words, for a Why?).
+) -> tuple[Card, Rule]:
+    """The card the rule of thumb plays, and the rule that chose it.
 
     ``best`` is the card winning the trick so far (ignored when leading),
     ``still_to_play`` how many seats play after this one, ``want`` whether the seat
@@ -84,27 +104,27 @@ def rule_card(
             masters = [c for c in legal if is_master(c, others)]
             if masters:
                 side = [c for c in masters if SUIT_OF[c] != trump]
-                return max(side or masters, key=strength.__getitem__), "leads a card nobody can beat"
+                return max(side or masters, key=strength.__getitem__), LEAD_MASTER
             side = [c for c in legal if SUIT_OF[c] != trump and SUIT_OF[c] != JESTER_SUIT]
-            return min(side or legal, key=strength.__getitem__), "has no sure winner, so leads low and waits"
+            return min(side or legal, key=strength.__getitem__), LEAD_LOW_AND_WAIT
         lead = min(legal, key=lambda c: (strength[c] >= 50, _higher_outside(c, others), strength[c]))
-        return lead, "leads the card most likely to lose"
+        return lead, LEAD_TO_LOSE
     winners = [c for c in legal if beats(c, best, trump)]
     if want:
         if not winners:
-            return min(legal, key=strength.__getitem__), "cannot beat the winning card, so throws its lowest"
+            return min(legal, key=strength.__getitem__), THROW_LOWEST
         if not still_to_play:
-            return min(winners, key=strength.__getitem__), "plays last and wins as cheaply as it can"
+            return min(winners, key=strength.__getitem__), WIN_LAST
         safe = [c for c in winners if is_master(c, others)]
         if safe:
-            return min(safe, key=strength.__getitem__), "wins with the lowest card nobody can beat"
-        return max(winners, key=strength.__getitem__), "wins with its highest card"
+            return min(safe, key=strength.__getitem__), WIN_SAFE
+        return max(winners, key=strength.__getitem__), WIN_HIGH
     losers = [c for c in legal if c not in winners]
     if losers:
-        return max(losers, key=strength.__getitem__), "plays its highest card that cannot win"
+        return max(losers, key=strength.__getitem__), DUCK
     if not still_to_play:
-        return max(winners, key=strength.__getitem__), "must win, so gets rid of its highest card"
-    return min(winners, key=strength.__getitem__), "must beat the winning card, so plays low and hopes to be beaten"
+        return max(winners, key=strength.__getitem__), MUST_WIN
+    return min(winners, key=strength.__getitem__), HOPE_BEATEN
 
 
 def _higher_outside(card: Card, others: int) -> int:

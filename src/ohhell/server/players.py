@@ -1,23 +1,25 @@
 """The one door to the computer players (:mod:`ohhell.bots`): their moves, Hint and Why?.
 
 Every call to the bots is here, so that a change of their interface touches one module. A bot is only
-ever given one seat's :class:`~ohhell.view.SeatView`. Its reasons are shown to the other seats (Why?),
-so :func:`ohhell.bots.public.public_explanation` takes out every card the bot still holds before they leave the server.
-A Hint is a bot's decision for the human seat, from that seat's own view. :mod:`ohhell.server.thinkers` runs
-these functions off the event loop.
+ever given one seat's :class:`~ohhell.view.SeatView`. Its reason is shown to every seat (Why?), so it is
+written by :func:`ohhell.bots.public.why` from the public facts and the decision's intent alone: nothing of the
+bot's hand can reach it. A Hint is a bot's decision for the human seat, from that seat's own view, in words to
+that person, with its numbers apart (:attr:`Move.details`).
+:mod:`ohhell.server.thinkers` runs these functions off the event loop.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ohhell.actions import Action, action_text
+from ohhell.actions import Action
 from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
-from ohhell.bots.hints import explain
-from ohhell.bots.public import public_explanation
+from ohhell.bots.intent import Intent
+from ohhell.bots.public import PublicFacts, PublicReason, public_text, why
 from ohhell.view import SeatView
 
 HINT_LEVEL: Final = "normal"
@@ -28,10 +30,12 @@ _FALLBACK: Final = {"hard": "normal", "normal": "easy", "easy": "random"}
 
 @dataclass(frozen=True)
 class Move:
-    """A chosen action and the sentence that explains it."""
+    """A chosen action and the sentence that explains it: to every seat (Why?), or to the person asking (Hint)."""
 
     action: Action
     reason: str
+    details: tuple[str, ...] = ()
+    """A Hint's numbers, one line each, for a part of the page folded away (none for a Why?: they are the bot's)."""
 
 
 def bot_for(level: str) -> Bot:
@@ -45,30 +49,32 @@ def bot_for(level: str) -> Bot:
             level = _FALLBACK[level]
 
 
-def decide(level: str, view: SeatView, rng: random.Random) -> Move:
+def decide(level: str, view: SeatView, rng: random.Random, names: Sequence[str] | None = None) -> Move:
     """A computer player's move for ``view.seat``, with its reason fit to show every seat (Why?).
 
-    The reason is the bot's own explanation without what would show its hand: the values of the cards it
-    did not play and its per-card chances are left out, and any card it still holds is named no more.
-    Should a bot ever answer with an action the view does not allow, the seat's first legal action is
-    played instead, and the reason says so: a table never stalls on a computer player.
+    ``names`` are the seats' names (``Seat 0``, ``Seat 1``, … when not given); the reason calls the player by
+    its name. It is written from the public facts of ``view`` and what the bot meant alone, so it cannot tell
+    what the bot holds. Should a bot ever answer with an action the view does not allow, the seat's first legal
+    action is played instead, and the reason says so: a table never stalls on a computer player.
     """
+    names = names if names is not None else [f"Seat {s}" for s in range(view.players)]
     decision = bot_for(level).decide(view, rng)
     if decision.action not in view.legal_actions:
         fallback = view.legal_actions[0]
-        return Move(fallback, f"Played {action_text(fallback)}: its own choice was not allowed here.")
-    return Move(decision.action, public_explanation(decision, view))
+        return Move(fallback, public_text(PublicReason(Intent.FALLBACK, fallback), PublicFacts.of(view), names))
+    return Move(decision.action, why(decision, view, names))
 
 
-def hint(view: SeatView) -> Move:
-    """The move the computer players' reasoning suggests for the human at ``view.seat``, with why.
+def hint(view: SeatView, names: Sequence[str] | None = None) -> Move:
+    """What the computer players' reasoning suggests to the person at ``view.seat``, in words to them.
 
-    Computed from that seat's view only, so it knows no more than the person asking.
+    Computed from that seat's view only, so it knows no more than the person asking; ``names`` (the seats'
+    names) say whose card is on the table. The numbers behind it are in :attr:`Move.details`.
     """
-    decision = hints.hint(view, HINT_LEVEL, random.Random(0))
-    return Move(decision.action, explain(decision))
+    advice = hints.hint(view, HINT_LEVEL, random.Random(0), names=names)
+    return Move(advice.action, advice.reason, advice.details)
 
 
-def decide_seeded(level: str, view: SeatView, seed: str) -> Move:
+def decide_seeded(level: str, view: SeatView, seed: str, names: Sequence[str] | None = None) -> Move:
     """:func:`decide` with a random generator seeded by ``seed`` (what a worker process is asked)."""
-    return decide(level, view, random.Random(seed))
+    return decide(level, view, random.Random(seed), names)
