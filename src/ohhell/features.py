@@ -76,6 +76,20 @@ def first_bids(view: SeatView) -> list[int | None]:
     return bids
 
 
+def dealt_hand(view: SeatView) -> int:
+    """The seat's hand as dealt (a bitmask): the cards it holds and the cards it has played."""
+    n = view.players
+    me = view.seat
+    dealt = view.hand.mask
+    runs = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        runs.append((view.trick_leader, view.trick))
+    for leader, cards in runs:
+        if (me - leader) % n < len(cards):
+            dealt = add_card(dealt, cards[(me - leader) % n])
+    return dealt
+
+
 class Writer:
     """Writes one encoding's fields; ``offsets`` gives each field's start by name."""
 
@@ -219,11 +233,7 @@ class InformationStateWriter(Writer):
         tricks = [(t.leader, t.cards) for t in view.tricks]
         if view.trick:
             tricks.append((view.trick_leader, view.trick))
-        dealt = view.hand.mask
-        for leader, cards in tricks:
-            if (me - leader) % n < len(cards):
-                dealt = add_card(dealt, cards[(me - leader) % n])
-        self._cards(at["dealt"], dealt, hot, values)
+        self._cards(at["dealt"], dealt_hand(view), hot, values)
         self._bids(at["first_bids"], first_bids(view), me, hot)
         self._bids(at["bids"], view.bids, me, hot)
         self._won(view, hot)
