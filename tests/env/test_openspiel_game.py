@@ -57,13 +57,13 @@ def test_unknown_parameters_and_bad_switches_are_refused() -> None:
         pyspiel.load_game("python_ohhell(hook=2)")
 
 
-@pytest.mark.parametrize("name", [GAMES[1], GAMES[4], GAMES[5]])
+@pytest.mark.parametrize("name", [GAMES[1], "python_ohhell(preset=magicians,players=4,schedule=3/6)", GAMES[5]])
 def test_resampling_keeps_what_the_seat_knows_and_changes_what_it_does_not(name: str) -> None:
     game = pyspiel.load_game(name)
     rng = random.Random(3)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     differed = 0
-    for _ in range(4):
+    for _ in range(3):
         state = game.new_initial_state()
         while not state.is_terminal():
             if not state.is_chance_node():

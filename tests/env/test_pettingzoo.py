@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test.api_test import api_test
 
 from ohhell.env import ActionLayout, env, raw_env
 from ohhell.env.aec import OhHellEnv
@@ -24,7 +24,7 @@ DICT_WARNINGS = ("Observation is not a NumPy array", "Observation space for each
 def play(game: OhHellEnv, rng: random.Random, steps: int | None = None) -> None:
     """Random legal actions (from the mask) until the game is over, or for ``steps`` decisions."""
     done = 0
-    for agent in game.agent_iter():
+    for _agent in game.agent_iter():
         observation, _, terminated, truncated, _ = game.last()
         if terminated or truncated:
             game.step(None)
@@ -41,7 +41,7 @@ def play(game: OhHellEnv, rng: random.Random, steps: int | None = None) -> None:
 def test_pettingzoo_api_test_passes(preset: str, players: int) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(env(preset, players), num_cycles=1000)
+        api_test(env(preset, players), num_cycles=1000)  # type: ignore[no-untyped-call]
     unexpected = [str(w.message) for w in caught if not str(w.message).startswith(DICT_WARNINGS)]
     assert unexpected == []
 
@@ -50,7 +50,7 @@ def test_pettingzoo_api_test_passes(preset: str, players: int) -> None:
 def test_pettingzoo_api_test_passes_with_the_information_state_encoding(preset: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(env(preset, 4, encoding="information-state", schedule=(3, 2)), num_cycles=200)
+        api_test(env(preset, 4, encoding="information-state", schedule=(3, 2)), num_cycles=200)  # type: ignore[no-untyped-call]
 
 
 def observations(seed: int | None, options: dict[str, Any] | None = None, steps: int = 60) -> list[np.ndarray]:
@@ -176,7 +176,7 @@ def test_under_until_next_a_bid_is_kept_or_changed_right_after_it_is_made() -> N
     assert layout.keep is not None and layout.change_base is not None
     bidder = game.agent_selection
     game.step(52 + 1)
-    observation, _, _, _, info = game.last()
+    observation, _, _, _, _info = game.last()
     assert game.agent_selection == bidder
     legal = np.flatnonzero(observation["action_mask"]).tolist()
     assert legal == [layout.keep, layout.change_base + 0, layout.change_base + 2, layout.change_base + 3]

@@ -10,7 +10,7 @@ dealer, as everywhere in ohhell.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, NoReturn
+from typing import Any, Final, Literal, NoReturn, overload
 
 import numpy as np
 from gymnasium import spaces
@@ -132,6 +132,16 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
         self.infos = {agent: {"action_mask": self._no_actions} for agent in self.agents}
         self._skip_agent_selection = None  # type: ignore[assignment]  # as PettingZoo itself resets it
         self._next_decision()
+
+    @overload
+    def last(self, observe: Literal[True] = True) -> tuple[Observation, float, bool, bool, dict[str, Any]]: ...
+    @overload
+    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, dict[str, Any]]: ...
+    @overload
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]: ...
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation (unless ``observe=False``), reward so far, terminated, truncated, info."""
+        return super().last(observe)
 
     def observe(self, agent: str) -> Observation:
         """The observation dict of ``agent``: its encoded view, and its action mask (zeros when not to act)."""
