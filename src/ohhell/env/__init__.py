@@ -72,30 +72,11 @@ def raw_env(
     return OhHellEnv(rules, rewards=rewards, encoding=encoding, illegal_reward=illegal_reward, render_mode=render_mode)
 
 
-def env(
-    preset: str = "full",
-    players: int = 4,
-    *,
-    rewards: str = "deal",
-    encoding: str = "observation",
-    illegal_reward: float | None = None,
-    render_mode: str | None = None,
-    **options: Any,
-) -> OrderEnforcingWrapper[str, Observation, np.int64]:
-    """:func:`raw_env` in PettingZoo's order-enforcing wrapper, as PettingZoo's own ``env()`` functions give it."""
+def env(preset: str = "full", players: int = 4, **options: Any) -> OrderEnforcingWrapper[str, Observation, np.int64]:
+    """:func:`raw_env` (same arguments) in PettingZoo's order-enforcing wrapper, as PettingZoo's ``env()`` gives it."""
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-    return OrderEnforcingWrapper(
-        raw_env(
-            preset,
-            players,
-            rewards=rewards,
-            encoding=encoding,
-            illegal_reward=illegal_reward,
-            render_mode=render_mode,
-            **options,
-        )
-    )
+    return OrderEnforcingWrapper(raw_env(preset, players, **options))
 
 
 def __getattr__(name: str) -> Any:

@@ -187,13 +187,7 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
 
     def render(self) -> str | None:
         """The whole table in text, every hand included (``"ansi"`` returns it, ``"human"`` prints it)."""
-        if self.render_mode is None:
-            return None
-        text = render_table(self._table)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_as(self.render_mode, started(self.table))
 
     def close(self) -> None:
         """Nothing to release."""
@@ -211,9 +205,7 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
 
     @property
     def _table(self) -> Table:
-        if self.table is None:
-            raise UnexpectedActionError("call reset() first")
-        return self.table
+        return started(self.table)
 
     def _next_decision(self) -> None:
         table = self._table
@@ -250,6 +242,24 @@ def refuse(table: Table, action_id: int) -> NoReturn:
     """Raise the error that names the rule ``action_id`` breaks (tried on a copy: the table is left as it was)."""
     table.copy().apply(action_id)
     raise IllegalActionError(f"action {action_id} is not legal now")
+
+
+def started(table: Table | None) -> Table:
+    """The table of the game in progress (an environment has none before its first reset)."""
+    if table is None:
+        raise UnexpectedActionError("call reset() first")
+    return table
+
+
+def render_as(mode: str | None, table: Table) -> str | None:
+    """``render()`` of both environments: the table's text for ``"ansi"``, printed for ``"human"``."""
+    if mode is None:
+        return None
+    text = render_table(table)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def render_table(table: Table) -> str:

@@ -26,7 +26,8 @@ from ohhell.env.aec import (
     encoding_for,
     observation_space,
     refuse,
-    render_table,
+    render_as,
+    started,
 )
 from ohhell.env.encoding import total_range
 from ohhell.env.policy import BotPolicy
@@ -142,19 +143,11 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The whole table in text, every hand included (``"ansi"`` returns it, ``"human"`` prints it)."""
-        if self.render_mode is None:
-            return None
-        text = render_table(self._table)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_as(self.render_mode, started(self.table))
 
     @property
     def _table(self) -> Table:
-        if self.table is None:
-            raise UnexpectedActionError("call reset() first")
-        return self.table
+        return started(self.table)
 
     def _play_others(self) -> float:
         """Let the computer players act until our seat decides; our points of any deal that ended meanwhile."""
