@@ -226,8 +226,9 @@ def describe(view: SeatView, confirming: bool = False) -> str:
 
     >>> from ohhell import Game, Rules
     >>> game = Game(Rules.preset("short", players=3), number=1)
-    >>> describe(game.view(0))[:60]
-    'seat 0 | deal 1 of 9, 5 cards, dealer 2 | trump hearts (turne'
+    >>> print(describe(game.view(0)))  # doctest: +NORMALIZE_WHITESPACE
+    seat 0 | deal 1 of 9, 5 cards, dealer 1 | trump diamonds (turned 9D) | bidding, seat 2 to act
+    | hand 9S 6S KH 7H 6C | bids - - - | won 0 0 0 | totals 0 0 0
     """
     parts = [
         f"seat {view.seat}",
