@@ -17,6 +17,7 @@ COMPILED = [
     "src/ohhell/scoring.py",
     "src/ohhell/bots/endgame.py",
     "src/ohhell/bots/ismcts.py",
+    "src/ohhell/features.py",
 ]
 
 

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 tools/setup-venv.sh dev
-echo "== ruff"; .venv/bin/ruff check src tests bench
-.venv/bin/ruff format --check src tests bench
+echo "== ruff"; .venv/bin/ruff check src tests bench examples
+.venv/bin/ruff format --check src tests bench examples
 echo "== mypy --strict"; .venv/bin/mypy
 echo "== pytest"; .venv/bin/python -m pytest "$@"
