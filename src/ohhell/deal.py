@@ -24,7 +24,7 @@ are cheap enough for tree search. An action that raises leaves the deal as it wa
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, final
+from typing import Any, Final, final
 
 from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_text
 from ohhell.cards import (
@@ -78,6 +78,16 @@ _ANY: Final = -2
 """No led suit for the rest of the trick: a Magician set it."""
 
 _TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
+
+
+_PAIRS: Final[list[list[Any]]] = [[(seat, action) for action in range(TRUMP_BASE + 4)] for seat in range(8)]
+"""Every ``(seat, action)`` a deal's log can hold, made once: a log shares them instead of holding a tuple per
+action (a long game's log is a tenth of the size). ``Any`` keeps the compiled module from unboxing them."""
+
+
+def _pair(seat: int, action: Action) -> Any:
+    """The shared ``(seat, action)`` tuple."""
+    return _PAIRS[seat][action]
 
 
 @final
@@ -385,7 +395,7 @@ class Deal:
         if seat == self.dealer:
             self._check_hook(n, "bid")
         self.bids[seat] = n
-        self.actions.append((seat, BID_BASE + n if action is None else action))
+        self.actions.append(_pair(seat, BID_BASE + n if action is None else action))
         if seat == self.dealer:
             self.phase = PLAYING
             self.to_act = self.first_leader
@@ -426,7 +436,7 @@ class Deal:
             self._check_hook(n, "change to")
         self._previous_bids.append(self.bids[seat])
         self.bids[seat] = n
-        self.actions.append((seat, CHANGE_BASE + n if action is None else action))
+        self.actions.append(_pair(seat, CHANGE_BASE + n if action is None else action))
 
     def _choose_trump(self, seat: int, suit: Suit, action: Action | None) -> None:
         self._check_seat(seat)
@@ -447,7 +457,7 @@ class Deal:
         self._trump = suit
         self.phase = BIDDING
         self.to_act = (self.dealer + 1) % self.players
-        self.actions.append((seat, TRUMP_BASE + suit if action is None else action))
+        self.actions.append(_pair(seat, TRUMP_BASE + suit if action is None else action))
 
     def _moment(self) -> str:
         return {
@@ -480,7 +490,7 @@ class Deal:
             )
         self.hands[seat] = hand ^ bit
         trick = self.trick
-        self.actions.append((seat, action))
+        self.actions.append(_pair(seat, action))
         if not trick:
             self.trick_leader = seat
             self._best = card

@@ -41,6 +41,8 @@ class RunningServer:
     port: int = field(default_factory=free_port)
     animation_scale: float = FAST
     log_path: Path | None = None
+    extra: list[str] = field(default_factory=list)
+    """More ``ohhell serve`` options (``--redis …``, ``--idle-seconds …``)."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -61,6 +63,7 @@ class RunningServer:
             self.database_url,
             "--animation-scale",
             str(self.animation_scale),
+            *self.extra,
         ]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(command, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -74,6 +77,13 @@ class RunningServer:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError(f"ohhell serve did not answer within {STARTUP_SECONDS} s")
+
+    def kill(self) -> None:
+        """Kill the process at once (``kill -9``): nothing gets to finish."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
 
     def stop(self) -> None:
         """Stop the process (as Ctrl+C would) and wait for it."""

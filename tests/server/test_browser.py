@@ -65,7 +65,7 @@ def test_hint_and_why_show_text(table: TablePage) -> None:
     dealer_game(table)
     page = table.page
     page.click("#hint-button")
-    expect(page.locator("#notice")).to_contain_text("Hint: bid")
+    expect(page.locator("#notice")).to_contain_text("Hint: Bid")
     expect(page.locator(".bid-button.hinted")).to_have_count(1)
     page.click("#why-button")
     reasons = page.locator("#why-list li")
@@ -77,7 +77,7 @@ def test_hint_and_why_show_text(table: TablePage) -> None:
     table.step()
     table.wait_ready()
     page.click("#hint-button")
-    expect(page.locator("#notice")).to_contain_text("Hint: play the")
+    expect(page.locator("#notice")).to_contain_text("Hint: Play the")
     expect(page.locator(".hand-card.hinted")).to_have_count(1)
 
 

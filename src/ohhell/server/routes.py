@@ -22,11 +22,13 @@ from ohhell.errors import RulesError
 from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import exports, newgame, wording
+from ohhell.server.hub import Hub, RedisHub, SoloHub
+from ohhell.server.relay import Relay
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
 from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables, rebuild
 from ohhell.server.thinkers import Thinkers
-from ohhell.web import guards, house_rules, identity
+from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.pages import feature_templates
 
@@ -84,12 +86,17 @@ def game_router(config: ServerConfig) -> APIRouter:
         store = Store(config.database_url)
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
-        holder["tables"] = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds)
-        app.state.live_tables = lambda: len(holder["tables"])  # what /healthz reports
+        hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
+        tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub)
+        relay = Relay(tables)
+        await relay.start()
+        holder["tables"], holder["relay"] = tables, relay
+        app.state.live_tables = lambda: len(tables)  # what /healthz reports
         try:
             yield
         finally:
-            await holder["tables"].close()
+            await tables.close()
+            await relay.close()
             warming.cancel()
             thinkers.close()
             await store.close()
@@ -99,6 +106,10 @@ def game_router(config: ServerConfig) -> APIRouter:
 
     def tables() -> Tables:
         result: Tables = holder["tables"]
+        return result
+
+    def relay() -> Relay:
+        result: Relay = holder["relay"]
         return result
 
     def player_of(request: Request) -> str:
@@ -203,22 +214,24 @@ def game_router(config: ServerConfig) -> APIRouter:
             await websocket.close(code=4401, reason="open the game page first")
             return
         try:
-            table = await tables().get(game_id)
+            stored = await tables().store.game(game_id)
         except GameNotFoundError:
             await websocket.close(code=4404, reason="no such game")
             return
-        seat = table.seat_of(identity.player_key(token))
+        except failures.DATABASE_ERRORS:
+            await websocket.close(code=1013, reason="the game database cannot be used now: try again")
+            return
+        seat = seat_of(stored, identity.player_key(token))
         if seat is None:
             await websocket.close(code=4403, reason="this game belongs to another player")
             return
         await websocket.accept()
         connection = SocketConnection(websocket, seat)
-        while True:
-            try:
-                await table.join(connection)
-                break
-            except TableClosedError:  # let go while we were accepting: load it again
-                table = await tables().get(game_id)
+        try:
+            link = await relay().connect(game_id, connection)
+        except (GameNotFoundError, TableClosedError, *failures.DATABASE_ERRORS):
+            await websocket.close(code=1013, reason="the table cannot be reached now: try again")
+            return
         limit = guards.RateLimit()
         try:
             while True:
@@ -232,10 +245,10 @@ def game_router(config: ServerConfig) -> APIRouter:
                 if verdict == "refuse":
                     await connection.send(guards.TOO_FAST)
                     continue
-                await table.receive(connection, message.get("text") or message.get("bytes") or b"")
+                await link.receive(message.get("text") or message.get("bytes") or b"")
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass
         finally:
-            table.leave(connection)
+            relay().disconnect(link)
 
     return router

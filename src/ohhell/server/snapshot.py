@@ -349,8 +349,8 @@ def hands_message(game: Game, facts: TableFacts, deal_index: int) -> dict[str, A
     }
 
 
-def hint_message(action: Action, reason: str) -> dict[str, Any]:
-    """A suggested action with its reason."""
+def hint_message(action: Action, reason: str, details: Sequence[str] = ()) -> dict[str, Any]:
+    """A suggested action with its reason, and the numbers behind it (shown folded away)."""
     verb = verb_of(action)
     return {
         "type": "hint",
@@ -358,6 +358,7 @@ def hint_message(action: Action, reason: str) -> dict[str, Any]:
         "card": card_text(action) if verb == "play" else None,
         "bid": action - BID_BASE if verb == "bid" else action - CHANGE_BASE if verb == "change" else None,
         "text": reason,
+        "details": list(details),
     }
 
 

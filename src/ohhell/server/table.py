@@ -21,11 +21,12 @@ import ctypes
 import ctypes.util
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 import orjson
+from sqlalchemy.exc import IntegrityError
 
 from ohhell.actions import Action, action_text, bid, change, choose_trump, parse_action, play
 from ohhell.cards import SUIT_LETTERS, parse_card
@@ -34,6 +35,7 @@ from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import snapshot, wording
+from ohhell.server.hub import Hub, SoloHub
 from ohhell.server.messages import (
     BadMessageError,
     BidMessage,
@@ -85,7 +87,15 @@ class NotSavedError(RuntimeError):
 
 
 class TableClosedError(RuntimeError):
-    """The table was let go (idle, or the server is stopping): look it up again."""
+    """The table was let go (idle, taken over, or the server is stopping): look it up again."""
+
+
+class NotOwnerError(RuntimeError):
+    """Another server process owns the table (holds its lease)."""
+
+    def __init__(self, game_id: int, owner: str) -> None:
+        super().__init__(f"table {game_id} is owned by process {owner}")
+        self.owner = owner
 
 
 def rebuild(stored: StoredGame) -> Game:
@@ -142,6 +152,7 @@ class Table:
         self.seq = snapshot.action_count(self.game)
         """The number of actions so far: the ``seq`` of the next one."""
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
+        self.names = tuple(seat.name for seat in self.seats)
         self.shown_deal = stored.shown_deal if self._has_humans() else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
         self.reasons: dict[int, str] = {
@@ -154,6 +165,8 @@ class Table:
         self.saving_fails = False
         self.closed = False
         self.last_used = time.monotonic()
+        self.on_conflict: Callable[[Table], None] | None = None
+        """Told when the log turned out to have been written by someone else (another process took the table)."""
 
     # ----------------------------------------------------------------- reading
 
@@ -309,7 +322,7 @@ class Table:
                 return
             except OhHellError as exc:
                 view = self.game.view(connection.seat)
-                text = wording.error_message(exc, view, self.game.deal.led_suit, [s.name for s in self.seats])
+                text = wording.error_message(exc, view, self.game.deal.led_suit, self.names)
                 await self._refuse(connection, exc.code, text)
                 return
             except NotSavedError:
@@ -333,6 +346,12 @@ class Table:
                 StoredAction(seq=seq, deal_index=deal.deal_index, seat=seat, action=action_text(action), reason=reason),
                 Progress(finished=game.is_over, totals=list(game.totals), winners=game.winners),
             )
+        except IntegrityError as exc:  # the log has this position already: another process wrote it
+            game.undo()
+            self.closed = True
+            if self.on_conflict is not None:
+                self.on_conflict(self)
+            raise NotSavedError(f"table {self.id}: action {seq} was written by another process") from exc
         except Exception as exc:
             game.undo()
             raise NotSavedError(f"table {self.id}: action {seq} could not be stored") from exc
@@ -402,8 +421,8 @@ class Table:
             if self.waiting_for_next or self.game.is_over or not view.my_turn:
                 await self._refuse(connection, "not-your-turn", "A hint is given when it is your turn to act.")
                 return
-        move = await self.thinkers.hint(view)
-        await self._send(connection, encode(snapshot.hint_message(move.action, move.reason)))
+        move = await self.thinkers.hint(view, self.names)
+        await self._send(connection, encode(snapshot.hint_message(move.action, move.reason, move.details)))
 
     async def _show_hands(self, connection: Connection, deal_index: int) -> None:
         async with self._lock:
@@ -451,7 +470,7 @@ class Table:
             if wait:
                 await asyncio.sleep(wait)
                 continue
-            move = await self.thinkers.decide(level, view, f"ohhell-table:{self.id}:{seq}")
+            move = await self.thinkers.decide(level, view, f"ohhell-table:{self.id}:{seq}", self.names)
             await self._act_until_saved(seat, seq, move.action, move.reason)
 
     async def _act_until_saved(self, seat: int, seq: int, action: Action, reason: str) -> None:
@@ -525,20 +544,32 @@ class Tables:
         thinkers: Thinkers,
         change_window: float = CHANGE_WINDOW,
         idle_seconds: float = IDLE_SECONDS,
+        hub: Hub | None = None,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
         self.change_window = change_window
         self.idle_seconds = idle_seconds
+        self.hub: Hub = hub if hub is not None else SoloHub()
         self._tables: dict[int, Table] = {}
         self._loading: dict[int, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.on_gone: Callable[[Table], Awaitable[None]] | None = None
+        """Told when a table is dropped while in use (its lease lost, or taken over), so its sockets go elsewhere."""
 
     def __len__(self) -> int:
         return len(self._tables)
 
+    def live(self, game_id: int) -> Table | None:
+        """The game's table if this process holds it live."""
+        return self._tables.get(game_id)
+
     async def get(self, game_id: int) -> Table:
-        """The table of game ``game_id`` (:class:`~ohhell.server.store.GameNotFoundError` if none)."""
+        """The table of game ``game_id``, loaded if need be and owned by this process.
+
+        :class:`~ohhell.server.store.GameNotFoundError` if there is no such game; :class:`NotOwnerError` if
+        another process holds its lease.
+        """
         table = self._tables.get(game_id)
         if table is not None:
             table.last_used = time.monotonic()
@@ -549,7 +580,13 @@ class Tables:
         future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
+            if self.hub.shared:
+                await self.store.game(game_id)  # a missing game is refused before any lease is taken
+                owner = await self.hub.acquire(game_id)
+                if owner != self.hub.process_id:
+                    raise NotOwnerError(game_id, owner)
             table = Table(await self.store.load(game_id), self.store, self.thinkers, self.change_window)
+            table.on_conflict = self._conflicted
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: the waiters, if any, get it too
@@ -599,9 +636,25 @@ class Tables:
         for table in idle:
             del self._tables[table.id]
             await table.close()
+        for table in idle:
+            await self.hub.release(table.id)
         if idle:
             give_back_memory()
         return len(idle)
+
+    async def drop(self, game_id: int) -> None:
+        """Stop holding a table that is still in use: its lease was lost, or another process wrote its log."""
+        table = self._tables.pop(game_id, None)
+        if table is None:
+            return
+        log.warning("table %s: no longer owned here; its connections go to its owner", game_id)
+        await table.close()
+        if self.on_gone is not None:
+            await self.on_gone(table)
+
+    def _conflicted(self, table: Table) -> None:
+        if self._tables.get(table.id) is table:
+            asyncio.get_running_loop().create_task(self.drop(table.id), name=f"table-{table.id}-drop")
 
     async def close(self) -> None:
         """Stop every table's computer players."""
@@ -610,6 +663,7 @@ class Tables:
             await asyncio.gather(self._sweeper, return_exceptions=True)
         for table in list(self._tables.values()):
             await table.close()
+            await self.hub.release(table.id)
         self._tables.clear()
 
 
@@ -617,6 +671,7 @@ __all__ = [
     "Connection",
     "CorruptLogError",
     "GameNotFoundError",
+    "NotOwnerError",
     "NotSavedError",
     "Table",
     "TableClosedError",

@@ -40,16 +40,20 @@ MAX_BATCH: Final = 500
 CLOSE_SECONDS: Final = 2.0
 """How long a worker process may take to finish its decision when the server stops."""
 
-Request = tuple[str, str, SeatView, str]
-"""``("decide", level, view, seed)`` or ``("hint", "", view, "")``."""
+Request = tuple[str, str, SeatView, str, tuple[str, ...]]
+"""``("decide", level, view, seed, names)`` or ``("hint", "", view, "", names)``; ``names`` are the seats'."""
 
 
 def answer(request: Request) -> Move:
     """One request, answered (in a worker, or in the server's thread)."""
-    kind, level, view, seed = request
+    kind, level, view, seed, names = request
     if kind == "hint":
-        return hint(view)
-    return decide_seeded(level, view, seed)
+        return hint(view, names)
+    return decide_seeded(level, view, seed, names)
+
+
+def _seat_names(view: SeatView) -> tuple[str, ...]:
+    return tuple(f"Seat {s}" for s in range(view.players))
 
 
 def answer_all(requests: Sequence[Request]) -> list[Move | Exception]:
@@ -174,16 +178,19 @@ class Thinkers:
         pools = [p for p in (self._searching, self._quick.pool if self._quick else None) if p is not None]
         await asyncio.gather(*(pool.warm() for pool in pools))
 
-    async def decide(self, level: str, view: SeatView, seed: str) -> Move:
-        """The move of the computer player of ``level`` for ``view.seat``; ``seed`` seeds its random generator."""
-        return await self._ask(("decide", level, view, seed))
+    async def decide(self, level: str, view: SeatView, seed: str, names: Sequence[str] = ()) -> Move:
+        """The move of the computer player of ``level`` for ``view.seat``; ``seed`` seeds its random generator.
 
-    async def hint(self, view: SeatView) -> Move:
+        ``names`` (the seats' names) are what its Why? calls the players.
+        """
+        return await self._ask(("decide", level, view, seed, tuple(names) or _seat_names(view)))
+
+    async def hint(self, view: SeatView, names: Sequence[str] = ()) -> Move:
         """The hint for the person at ``view.seat``, from that view only."""
-        return await self._ask(("hint", "", view, ""))
+        return await self._ask(("hint", "", view, "", tuple(names) or _seat_names(view)))
 
     async def _ask(self, request: Request) -> Move:
-        kind, level, _, _ = request
+        kind, level = request[0], request[1]
         if kind == "decide" and level in SEARCHING_LEVELS and self._searching is not None:
             try:
                 return await asyncio.wrap_future(self._searching.submit(answer, request))

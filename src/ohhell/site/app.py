@@ -1,38 +1,81 @@
-"""The web application: the shared static files, the game and the score keeper, over one database."""
+"""The web application: the shared static files, the game and the score keeper, over one database.
+
+The database may be unusable when the server starts (a damaged or unreadable SQLite file, PostgreSQL not up
+yet): the server starts anyway, every request that needs the database answers 503 (:mod:`ohhell.web.failures`),
+``/healthz`` says what is wrong, and the schema is tried again every few seconds until it works.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from ohhell import server, web
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.routes import game_router
 from ohhell.site import schema
+from ohhell.web import failures
 from ohhell.web.config import ServerConfig
+from ohhell.web.guards import BodyGuard
 from ohhell.web.identity import PlayerCookie
+from ohhell.web.pages import feature_templates
+
+log = logging.getLogger(__name__)
+
+SCHEMA_RETRY_SECONDS: Final = 5.0
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     """The application for one database; the schema is brought up to date at startup."""
+    problem: dict[str, str | None] = {"database": None}
+
+    async def bring_schema_up_to_date() -> bool:
+        try:
+            await asyncio.to_thread(schema.upgrade, config.database_url)
+        except Exception as exc:
+            if problem["database"] is None:
+                log.error("the database cannot be used: %s (trying again every %g s)", exc, SCHEMA_RETRY_SECONDS)
+            problem["database"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+            return False
+        if problem["database"] is not None:
+            log.warning("the database can be used again")
+        problem["database"] = None
+        return True
+
+    async def keep_trying() -> None:
+        while not await bring_schema_up_to_date():
+            await asyncio.sleep(SCHEMA_RETRY_SECONDS)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(schema.upgrade, config.database_url)
-        yield
+        retrying = None if await bring_schema_up_to_date() else asyncio.create_task(keep_trying())
+        try:
+            yield
+        finally:
+            if retrying is not None:
+                retrying.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await retrying
 
     app = FastAPI(title="Oh Hell!", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(PlayerCookie)
+    app.add_middleware(BodyGuard)  # outermost: no body reaches anything before it is bounded and checked
+    failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
-    @app.get("/healthz")
-    async def health(request: Request) -> dict[str, Any]:
+    @app.get("/healthz", response_model=None)
+    async def health(request: Request) -> dict[str, Any] | JSONResponse:
+        if problem["database"] is not None:
+            return JSONResponse({"ok": False, "database": problem["database"]}, status_code=503)
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "tables": live_tables() if live_tables else 0}
 

@@ -54,6 +54,8 @@ class ServerConfig:
             raise ValueError(f"quick_processes must be from 0 to 64, not {self.quick_processes!r}")
         if not self.idle_seconds > 0:
             raise ValueError(f"idle_seconds must be positive, not {self.idle_seconds!r}")
+        if self.redis_url is not None and not self.database_url.startswith("postgresql"):
+            raise ValueError("several server processes (a Redis URL) need a PostgreSQL database; SQLite runs alone")
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
                 raise ValueError(f"an allowed origin is written scheme://host[:port], not {origin!r}")

@@ -1,4 +1,4 @@
-"""What keeps hostile or careless input out: socket origins, message rates.
+"""What keeps hostile or careless input out: request bodies, socket origins, message rates.
 
 A browser always names the page that opens a WebSocket (``Origin``); a page of another site must not open a
 player's game with the player's cookie, so the socket takes only the server's own origin and the ones configured
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import orjson
-from starlette.types import Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MESSAGES_PER_SECOND: Final = 50.0
 MESSAGE_BURST: Final = 100
@@ -75,3 +75,82 @@ class RateLimit:
             return "ok"
         self.refused += 1
         return "close" if self.refused > CLOSE_AFTER_REFUSED else "refuse"
+
+
+MAX_BODY_BYTES: Final = 64 * 1024
+"""The largest request body any page or API takes (a New game form is under 2 KB)."""
+JSON_TYPES: Final = (b"application/json",)
+
+
+def _refusal(status: int, detail: str) -> tuple[dict[str, Any], list[tuple[bytes, bytes]], bytes]:
+    body = orjson.dumps({"detail": detail})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    return {"type": "http.response.start", "status": status, "headers": headers}, [], body
+
+
+class BodyGuard:
+    """ASGI middleware: every request body is bounded before anything parses it, and JSON must be strict JSON.
+
+    A body longer than :data:`MAX_BODY_BYTES` is refused with 413, from its ``Content-Length`` before a byte is
+    read, or as soon as the bytes read pass the limit. A JSON body (by its content type) must parse as RFC 8259
+    JSON, which has no ``NaN`` or ``Infinity``: anything else is refused with 400 and a sentence that says what is
+    wrong without repeating the body. The body is then handed on to the application unchanged.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            await self._refuse(send, 413, f"The request body is larger than {self.max_bytes // 1024} KB.")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(send, 413, f"The request body is larger than {self.max_bytes // 1024} KB.")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        content_type = (_header(scope, b"content-type") or "").split(";")[0].strip().lower().encode()
+        if body and content_type in JSON_TYPES:
+            try:
+                orjson.loads(body)
+            except orjson.JSONDecodeError as exc:
+                await self._refuse(send, 400, f"The request body is not valid JSON ({_json_problem(exc, body)}).")
+                return
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send, status: int, detail: str) -> None:
+        start, _, body = _refusal(status, detail)
+        await send(start)
+        await send({"type": "http.response.body", "body": body})
+
+
+def _json_problem(error: orjson.JSONDecodeError, body: bytes) -> str:
+    """Where and what, in words: never the body itself."""
+    at = body[error.pos : error.pos + 4]
+    if at.startswith((b"NaN", b"Inf", b"-Inf")) or "infinity" in str(error.msg):
+        return f"at character {error.pos}: NaN and Infinity are not JSON numbers"
+    return f"at character {error.pos}: {error.msg}"

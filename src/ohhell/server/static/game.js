@@ -544,14 +544,13 @@ function announce(sentence) {
 
 function showHint(message) {
   hint = message;
-  const [sentence, ...numbers] = message.text.split("\n");
+  const numbers = message.details || [];
   const box = $("notice");
   box.replaceChildren();
   box.className = "notice hint";
   clearTimeout(noticeTimer);
-  const what = message.card ? `play the ${cardName(message.card)}` : message.bid !== null ? `bid ${message.bid}` : message.action;
   const head = el("p", "hint-head");
-  head.append(el("strong", "", `Hint: ${what}. `), document.createTextNode(sentence));
+  head.append(el("strong", "", "Hint: "), document.createTextNode(message.text));
   box.append(head);
   if (numbers.length) {
     const details = el("details", "hint-numbers");

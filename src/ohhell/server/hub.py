@@ -1,0 +1,267 @@
+"""Where several server processes meet: who owns which table (a lease), and the messages between them (Redis).
+
+One process owns a live table at a time: it holds the table's lease, renews it while the table lives, and is
+the only one that applies and stores its actions. A socket that reaches another process is relayed
+(:mod:`ohhell.server.relay`): its messages go to the owner's inbox, and what the owner tells that connection
+comes back to the inbox of the process that holds it. When an
+owner dies, its leases run out within :data:`LEASE_SECONDS`, and the next process that needs the table takes
+it over from the log.
+
+:class:`SoloHub` is the single process's hub: every lease is its own and nothing travels. :class:`RedisHub`
+keeps leases as Redis keys (``SET … NX PX``, renewed by a script that only touches keys still its own) and
+carries messages over Redis pub/sub, all published through one connection in order, so that a connection's
+messages arrive in the order the owner sent them. Pub/sub keeps nothing for a process that was not listening:
+a connection that comes back is sent the whole state again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import socket
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, Protocol
+
+import orjson
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS: Final = 2.5
+"""How long a lease lasts unless renewed: an owner that died is replaced after at most this long."""
+RENEW_SECONDS: Final = 0.8
+"""How often an owner renews its leases."""
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+"""What receives a message addressed to this process."""
+
+_RENEW: Final = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then
+    redis.call('pexpire', key, ARGV[2])
+  else
+    lost[#lost + 1] = i
+  end
+end
+return lost
+"""
+_RELEASE: Final = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+def new_process_id() -> str:
+    """A name for this process among the others: host, pid and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class Hub(Protocol):
+    """Leases and messages between the server processes of one database."""
+
+    process_id: str
+    shared: bool
+    """Whether other processes may hold leases (``False``: this process owns every table)."""
+
+    async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
+        """Begin: ``on_message`` gets what is sent to this process; ``on_lost`` each lease found lost."""
+
+    async def close(self) -> None:
+        """Give up every lease and stop."""
+
+    async def acquire(self, game_id: int) -> str:
+        """Take the game's lease if nobody holds it; the owner's process id afterwards (this one's if taken)."""
+
+    async def owner(self, game_id: int) -> str | None:
+        """Who holds the game's lease now, if anyone."""
+
+    async def release(self, game_id: int) -> None:
+        """Give up the game's lease (the table was let go)."""
+
+    def send(self, process_id: str, message: dict[str, Any]) -> None:
+        """Queue a message for another process's inbox (in order, not awaited)."""
+
+
+class SoloHub:
+    """The hub of a server that runs alone: its leases are always its own, and nothing is sent."""
+
+    shared = False
+
+    def __init__(self) -> None:
+        self.process_id = new_process_id()
+
+    async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def acquire(self, game_id: int) -> str:
+        return self.process_id
+
+    async def owner(self, game_id: int) -> str | None:
+        return self.process_id
+
+    async def release(self, game_id: int) -> None:
+        return None
+
+    def send(self, process_id: str, message: dict[str, Any]) -> None:
+        raise RuntimeError("a server running alone has no other process to send to")
+
+
+def key_prefix(database_url: str) -> str:
+    """The Redis keys of one site (one database): processes of other sites on the same Redis never meet them."""
+    return "ohhell:" + hashlib.sha256(database_url.encode()).hexdigest()[:12]
+
+
+class RedisHub:
+    """The hub of several processes on one database, meeting in Redis (``redis.asyncio``)."""
+
+    shared = True
+
+    def __init__(self, redis_url: str, database_url: str) -> None:
+        from redis.asyncio import BlockingConnectionPool, Redis
+
+        self.process_id = new_process_id()
+        self.prefix = key_prefix(database_url)
+        # redis-py 8: the blocking pool waits for a free connection instead of failing under load (STACK.md)
+        self._pool = BlockingConnectionPool.from_url(redis_url, max_connections=16, timeout=5)
+        self.redis = Redis(connection_pool=self._pool)
+        self._owned: set[int] = set()
+        self._outbox: deque[tuple[str, bytes]] = deque()
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self._on_message: Handler | None = None
+        self._on_lost: Callable[[int], Awaitable[None]] | None = None
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    def _lease(self, game_id: int) -> str:
+        return f"{self.prefix}:lease:{game_id}"
+
+    def _inbox(self, process_id: str) -> str:
+        return f"{self.prefix}:process:{process_id}"
+
+    async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
+        self._on_message, self._on_lost = on_message, on_lost
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self._inbox(self.process_id))
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="ohhell-hub-listen"),
+            asyncio.create_task(self._publish(), name="ohhell-hub-publish"),
+            asyncio.create_task(self._renew_leases(), name="ohhell-hub-renew"),
+        ]
+
+    async def close(self) -> None:
+        for _ in range(100):  # what is queued goes out first (a second at most)
+            if not self._outbox:
+                break
+            await asyncio.sleep(0.01)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            for game_id in list(self._owned):
+                await self._release(keys=[self._lease(game_id)], args=[self.process_id])
+        self._owned.clear()
+        with contextlib.suppress(Exception):
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
+        await self.redis.aclose()
+        await self._pool.aclose()
+
+    async def acquire(self, game_id: int) -> str:
+        key = self._lease(game_id)
+        if await self.redis.set(key, self.process_id, nx=True, px=int(LEASE_SECONDS * 1000)):
+            self._owned.add(game_id)
+            return self.process_id
+        holder = await self.redis.get(key)
+        if holder is None:  # it ran out just now: try once more
+            return await self.acquire(game_id)
+        owner = holder.decode() if isinstance(holder, bytes) else str(holder)
+        if owner == self.process_id:
+            self._owned.add(game_id)
+        return owner
+
+    async def owner(self, game_id: int) -> str | None:
+        holder = await self.redis.get(self._lease(game_id))
+        if holder is None:
+            return None
+        return holder.decode() if isinstance(holder, bytes) else str(holder)
+
+    async def release(self, game_id: int) -> None:
+        self._owned.discard(game_id)
+        await self._release(keys=[self._lease(game_id)], args=[self.process_id])
+
+    def send(self, process_id: str, message: dict[str, Any]) -> None:
+        self._outbox.append((self._inbox(process_id), orjson.dumps(message)))
+        self._wake.set()
+
+    async def _publish(self) -> None:
+        """Send the outbox in order, many messages per round trip, through one connection."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox:
+                batch = [self._outbox.popleft() for _ in range(min(500, len(self._outbox)))]
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                except Exception:
+                    log.warning("hub: %d messages could not be published", len(batch), exc_info=True)
+                    await asyncio.sleep(0.2)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except Exception:
+                log.warning("hub: the subscription failed; listening again", exc_info=True)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message" or self._on_message is None:
+                continue
+            try:
+                await self._on_message(orjson.loads(message["data"]))
+            except Exception:
+                log.exception("hub: a message could not be handled")
+
+    async def _renew_leases(self) -> None:
+        """Keep this process's leases alive; a lease found lost (taken over, or run out) is reported.
+
+        While Redis cannot be reached the leases cannot be renewed: once they may have run out, every one is
+        reported lost, so that this process stops acting for tables another may have taken over.
+        """
+        loop = asyncio.get_running_loop()
+        renewed_at = loop.time()
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            owned = sorted(self._owned)
+            if not owned:
+                renewed_at = loop.time()
+                continue
+            try:
+                lost = [
+                    owned[int(i) - 1]
+                    for i in await self._renew(
+                        keys=[self._lease(g) for g in owned], args=[self.process_id, int(LEASE_SECONDS * 1000)]
+                    )
+                ]
+                renewed_at = loop.time()
+            except Exception:
+                log.warning("hub: the leases could not be renewed", exc_info=True)
+                if loop.time() - renewed_at < LEASE_SECONDS:
+                    continue
+                lost = owned
+            for game_id in lost:
+                self._owned.discard(game_id)
+                if self._on_lost is not None:
+                    await self._on_lost(game_id)

@@ -1,0 +1,166 @@
+"""Several ``ohhell serve`` processes on one PostgreSQL database, meeting in Redis: any process serves any game,
+one owns each table, and when the owner is killed another takes the table over with nothing acknowledged lost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import redis
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from ohhell.server import snapshot
+from server.serving import RunningServer, player, run_async, start_game, token_of
+
+POSTGRES = "postgresql://postgres@127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379/0"
+TAKEOVER_SECONDS = 5.0
+
+
+def services_reachable() -> bool:
+    try:
+        with psycopg.connect(f"{POSTGRES}/postgres", connect_timeout=3):
+            pass
+        redis.Redis.from_url(REDIS, socket_timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path) -> Iterator[tuple[RunningServer, RunningServer]]:
+    """Two processes on a fresh PostgreSQL database (dropped afterwards) and the local Redis."""
+    if not services_reachable():
+        if os.environ.get("CI"):
+            pytest.fail("CI needs the local PostgreSQL and Redis")
+        pytest.skip("no PostgreSQL at 127.0.0.1:5432 or no Redis at 127.0.0.1:6379")
+    name = f"ohhell_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    servers: list[RunningServer] = []
+    try:
+        for index in range(2):
+            server = RunningServer(
+                f"{POSTGRES}/{name}",
+                log_path=tmp_path / f"server-{index}.log",
+                extra=["--redis", REDIS, "--computer-processes", "0"],
+            )
+            servers.append(server.start())
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Seat:
+    """A socket of the person's seat, holding the state as the page does, and the moves the server acknowledged."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.state: dict[str, Any] = {}
+        self.acknowledged: list[tuple[int, str]] = []
+        self.states = 0
+
+    async def receive(self, timeout: float = 20.0) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        if message["type"] in ("state", "action"):
+            self.state = snapshot.merge(self.state, message)
+            self.states += message["type"] == "state"
+        if message["type"] == "action" and message["seat"] == 0:
+            self.acknowledged.append((message["seq"], message["action"]))
+        return message
+
+    async def drain(self) -> None:
+        """Read until the connection ends."""
+        while True:
+            await self.receive(timeout=5)
+
+    async def until_my_turn(self) -> dict[str, Any]:
+        while True:
+            await self.receive()
+            game, deal = self.state["game"], self.state["deal"]
+            if game["over"] or game["waiting_for_next"] or deal["my_turn"]:
+                return self.state
+
+    async def move(self) -> None:
+        """The first legal move (or Next hand), then read until it is the person's turn again."""
+        state = self.state
+        deal = state["deal"]
+        if state["game"]["waiting_for_next"]:
+            message: dict[str, Any] = {"type": "next", "deal": state["game"]["next_deal"]}
+        elif deal["bids"]:
+            bid = next(o["bid"] for o in deal["bids"] if o["allowed"])
+            message = {"type": "bid", "bid": bid, "seq": state["seq"], "deal": deal["index"]}
+        else:
+            message = {"type": "play", "card": deal["playable"][0], "seq": state["seq"], "deal": deal["index"]}
+        await self.socket.send(json.dumps(message))
+        await self.until_my_turn()
+
+
+def socket_url(server: RunningServer, game_id: int) -> str:
+    return f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
+
+
+def test_any_process_serves_any_game_and_a_killed_owner_is_replaced(
+    two_servers: tuple[RunningServer, RunningServer],
+) -> None:
+    first, second = two_servers
+    client = player(first)
+    game = start_game(client)
+    cookie = {"Cookie": f"ohhell_player={token_of(client)}"}
+
+    async def scenario() -> tuple[float, list[tuple[int, str]], dict[str, Any]]:
+        async with (
+            connect(socket_url(first, game["id"]), additional_headers=cookie) as owned,
+            connect(socket_url(second, game["id"]), additional_headers=cookie) as relayed,
+        ):
+            here, there = Seat(owned), Seat(relayed)
+            await here.until_my_turn()
+            await there.until_my_turn()
+            assert here.state == there.state  # the second process shows the table the first one owns
+            for _ in range(3):
+                await there.move()  # moves sent to the second process are made by the owner
+                while here.state["seq"] < there.state["seq"]:
+                    await here.receive()
+                assert here.state == there.state
+            assert there.acknowledged
+            first.kill()  # kill -9: the owner is gone, with its lease still in Redis
+            killed_at = time.monotonic()
+            with pytest.raises(ConnectionClosed):
+                await here.drain()
+            states_before = there.states
+            while there.states == states_before:  # the second process takes over and sends the whole table
+                await there.receive(timeout=TAKEOVER_SECONDS + 5)
+            took = time.monotonic() - killed_at
+            if not there.state["deal"]["my_turn"]:
+                await there.until_my_turn()
+            for _ in range(3):
+                await there.move()  # and the game goes on there
+            return took, there.acknowledged, there.state
+
+    took, acknowledged, state = run_async(scenario)
+    print(f"taken over in {took:.2f} s; {len(acknowledged)} acknowledged moves checked")
+    assert took < TAKEOVER_SECONDS
+    log = stored_log(second, game["id"])
+    assert sorted(log) == list(range(len(log)))
+    for seq, action in acknowledged:
+        assert log.get(seq) == (0, action), (seq, action)  # every acknowledged move is in the log
+    assert state["seq"] == len(log)
+
+
+def stored_log(server: RunningServer, game_id: int) -> dict[int, tuple[int, str]]:
+    """The game's log, ``seq`` to ``(seat, action)``, read straight from the database."""
+    with psycopg.connect(server.database_url) as connection:
+        rows = connection.execute("SELECT seq, seat, action FROM actions WHERE game_id = %s", (game_id,)).fetchall()
+    return {seq: (seat, action) for seq, seat, action in rows}
