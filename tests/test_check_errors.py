@@ -4,25 +4,38 @@ Each case runs the installed console script and expects exit status 1 and on sta
 ``{"error": {"code", "deal", "action", "message"}}`` with the code of RECORD.md's table, the 0-based ``deal`` and
 ``action`` positions (``null`` where they do not apply) and a message naming the rule. The broken records are
 golden records (tests/golden/) with one thing changed, so everything before the fault is known to be legal.
+
+Then the fuzzing: hypothesis feeds mutated golden records (hostile values, fields added and removed, action words
+replaced), damaged bytes and random JSON through :func:`ohhell.cli.check_source`, the function the command calls,
+and checks that every answer is one JSON object: a result, or an error whose code is in docs/records.md's table.
+Hostile inputs found that way (a ``deal_number`` out of range printed a traceback) and files that cannot be read
+are also run as real commands.
 """
 
 from __future__ import annotations
 
 import copy
+import io
 import json
+import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from ohhell import Game, Rules, records
+from ohhell.cli import check_source
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -581,3 +594,249 @@ def test_unparsable_json_is_a_bad_record(stdin: bytes) -> None:
     assert result == {
         "error": {"code": "bad-record", "deal": None, "action": None, "message": result["error"]["message"]}
     }
+
+
+# ---------------------------------------------------------------------------------------------------------- fuzzing
+# Whatever it is fed, ``ohhell check`` prints one JSON object: a result, or an error with a code of docs/records.md.
+
+DOCS = Path(__file__).parent.parent / "docs" / "records.md"
+GOLDEN_NAMES = sorted(p.stem for p in GOLDEN.glob("*.json") if not p.stem.endswith(".expected"))
+RESULT_KEYS = {"complete", "deals", "totals", "winners"}
+
+
+@cache
+def documented_codes() -> frozenset[str]:
+    """The error codes of docs/records.md's table (its rows read ``| `code` | meaning |``)."""
+    codes = frozenset(re.findall(r"^\| `([a-z-]+)` \|", DOCS.read_text(), re.MULTILINE))
+    assert {"bad-record", "hook", "unreadable"} <= codes
+    return codes
+
+
+def assert_one_answer(status: int, result: Any) -> None:
+    """``(status, result)`` is what ``ohhell check`` may answer: a result with 0, a documented error with 1."""
+    line = json.dumps(result, allow_nan=False)  # standard JSON on one line, or this raises
+    assert "\n" not in line
+    if status == 0:
+        assert RESULT_KEYS <= set(result) <= {*RESULT_KEYS, "resigned"}, result
+        assert all(isinstance(t, int) for t in result["totals"]), result
+        return
+    assert status == 1, (status, result)
+    assert set(result) == {"error"}, result
+    error = result["error"]
+    assert set(error) == {"code", "deal", "action", "message"}, error
+    assert error["code"] in documented_codes(), error
+    assert error["deal"] is None or isinstance(error["deal"], int), error
+    assert error["action"] is None or isinstance(error["action"], int), error
+    assert isinstance(error["message"], str) and error["message"].strip(), error
+
+
+def check_bytes(data: bytes) -> tuple[int, Any]:
+    """What ``ohhell check -`` answers for ``data`` on standard input, through the function the command calls."""
+    return check_source("-", io.BytesIO(data))
+
+
+HUGE_NUMBERS = st.sampled_from([2**31, 2**63, 2**64, 10**20, 10**30, -(2**63) - 1, 10**4000, 10**12, -1])
+NUMBERS = st.one_of(
+    st.integers(),
+    HUGE_NUMBERS,
+    HUGE_NUMBERS,
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([math.nan, math.inf, -math.inf, 1e400, 0.5, -0.0]),
+)
+SCALARS = st.one_of(st.none(), st.booleans(), NUMBERS, st.text(max_size=12), st.sampled_from(["", "9" * 5000, "NaN"]))
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+TOKENS = st.one_of(
+    st.sampled_from(
+        [
+            "-1",
+            "7",
+            "99999999999999999999",
+            "9" * 5000,
+            "1e5",
+            "nan",
+            "inf",
+            "\u0663",
+            "1_0",
+            "+1",
+            "0x1",
+            "-0",
+            "",
+            "\x00",
+        ]
+    ),
+    st.text(max_size=6),
+    st.integers().map(str),
+)
+RECORD_FIELDS = ["format", "rules", "players", "first_dealer", "deal_number", "deals", "resigned"]
+RULES_FIELDS = ["preset", "players", "schedule", "trump", "hook", "scoring", "zero_bid_bonus", "special_cards"]
+DEAL_FIELDS = ["hands", "turn_up", "actions"]
+
+
+def _containers(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every object and list in ``data`` with its path, the whole first."""
+    if isinstance(data, (dict, list)):
+        yield path, data
+        items = data.items() if isinstance(data, dict) else enumerate(data)
+        for key, value in items:
+            yield from _containers(value, (*path, key))
+
+
+@st.composite
+def mutated_records(draw: st.DrawFn) -> bytes:
+    """A golden record with a few of its values, fields or action words replaced by hostile ones, as JSON text
+    (``NaN`` and ``Infinity`` included, as Python's json writes them)."""
+    record = golden(draw(st.sampled_from(GOLDEN_NAMES)))
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["field", "field", "replace", "add", "delete", "action"]))
+        if kind == "field":  # a field of the format where it belongs: the record's (most often), its rules', a deal's
+            place, names = record, RECORD_FIELDS
+            deals = record.get("deals")
+            deals = [d for d in deals if isinstance(d, dict)] if isinstance(deals, list) else []
+            where = draw(st.sampled_from(["record", "record", "rules", "deal"]))
+            if where == "rules" and isinstance(record.get("rules"), dict):
+                place, names = record["rules"], RULES_FIELDS
+            elif where == "deal" and deals:
+                place, names = draw(st.sampled_from(deals)), DEAL_FIELDS
+            place[draw(st.sampled_from(names))] = draw(st.one_of(NUMBERS, JSON_VALUES))
+            continue
+        _, container = draw(st.sampled_from(list(_containers(record))))
+        if kind == "add" and isinstance(container, dict):
+            container[draw(st.sampled_from(RECORD_FIELDS + RULES_FIELDS + DEAL_FIELDS))] = draw(JSON_VALUES)
+        elif kind == "add":
+            container.insert(draw(st.integers(0, len(container))), draw(JSON_VALUES))
+        elif not container:
+            continue
+        else:
+            key = draw(st.sampled_from(list(container) if isinstance(container, dict) else range(len(container))))
+            value = container[key]
+            if kind == "delete":
+                del container[key]
+            elif kind == "action" and isinstance(value, str) and len(words := value.split()) == 3:
+                words[draw(st.integers(0, 2))] = draw(TOKENS)
+                container[key] = " ".join(words)
+            else:
+                container[key] = draw(JSON_VALUES)
+    return json.dumps(record).encode()
+
+
+@st.composite
+def damaged_texts(draw: st.DrawFn) -> bytes:
+    """A golden record's text cut short, with bytes changed, or with bytes put in."""
+    text = bytearray(_golden_text(draw(st.sampled_from(GOLDEN_NAMES))).encode())
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        match draw(st.sampled_from(["cut", "flip", "insert"])):
+            case "cut":
+                del text[at:]
+            case "flip" if at < len(text):
+                text[at] = draw(st.integers(0, 255))
+            case _:
+                text[at:at] = draw(st.binary(min_size=1, max_size=8))
+    return bytes(text)
+
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(mutated_records())
+@example(json.dumps({**golden(W), "deal_number": 10**20}).encode())  # found by this test: once a traceback
+@example(json.dumps({**golden(F), "deal_number": 10**12}).encode())
+def test_check_answers_every_mutated_record_with_one_json_object(data: bytes) -> None:
+    assert_one_answer(*check_bytes(data))
+
+
+@FUZZ
+@given(st.one_of(damaged_texts(), st.binary(max_size=200), JSON_VALUES.map(lambda v: json.dumps(v).encode())))
+def test_check_answers_any_bytes_with_one_json_object(data: bytes) -> None:
+    assert_one_answer(*check_bytes(data))
+
+
+def _with_field(path: tuple[Any, ...], value: Any) -> bytes:
+    return json.dumps(changed(W, path, value)).encode()
+
+
+def replaced_bytes(name: str, deal: int, index: int, action: str) -> bytes:
+    return json.dumps(replaced(name, deal, index, action)).encode()
+
+
+HOSTILE_CASES = [
+    pytest.param(_with_field(("deal_number",), 10**20), "bad-record", ["deal_number"], id="deal-number-too-large"),
+    pytest.param(_with_field(("deal_number",), 10**12), "bad-record", ["deal_number"], id="deal-number-just-over"),
+    pytest.param(_with_field(("deal_number",), math.nan), "bad-record", ["NaN"], id="deal-number-nan"),
+    pytest.param(_with_field(("first_dealer",), math.inf), "bad-record", ["Infinity"], id="first-dealer-infinity"),
+    pytest.param(_with_field(("rules", "zero_bid_bonus"), -math.inf), "bad-record", ["Infinity"], id="rules-infinity"),
+    pytest.param(_with_field(("resigned",), 2**64), "bad-record", ["resigned"], id="resigned-huge"),
+    pytest.param(_with_field(("rules", "players"), 10**30), "bad-rules", ["players"], id="players-huge"),
+    pytest.param(replaced_bytes(W, 0, 0, "0 bid 99999999999999999999"), "bid-out-of-range", [], id="bid-huge"),
+    pytest.param(replaced_bytes(W, 0, 0, "0 bid " + "9" * 5000), "bad-record", ["whole number"], id="bid-5000-digits"),
+    pytest.param(replaced_bytes(W, 0, 0, "0 bid \u0661"), "bad-record", ["whole number"], id="bid-arabic-digit"),
+    pytest.param(replaced_bytes(W, 0, 0, "0 bid 1_0"), "bad-record", ["whole number"], id="bid-underscore"),
+    pytest.param(replaced_bytes(W, 0, 0, "99999999999999999999 bid 1"), "not-your-turn", [], id="seat-huge"),
+    pytest.param(b"[" * 1_000_000, "bad-record", ["json"], id="a-million-brackets"),
+    pytest.param(b" " * (16 * 1024 * 1024 + 1), "bad-record", ["16 MiB"], id="over-16-mib"),
+]
+
+
+@pytest.mark.parametrize(("data", "code", "words"), HOSTILE_CASES)
+def test_hostile_records_answer_their_error(data: bytes, code: str, words: list[str]) -> None:
+    """Out-of-range and non-finite numbers anywhere, numbers that are not plain digits, nesting, size."""
+    status, result = check_bytes(data)
+    assert_one_answer(status, result)
+    assert (status, result["error"]["code"]) == (1, code), result
+    for word in words:
+        assert word.lower() in result["error"]["message"].lower(), result
+    assert len(result["error"]["message"]) < 300, "a message quotes the faulty value, never all of it"
+
+
+def test_an_endless_input_is_read_no_further_than_the_limit() -> None:
+    status, result = check_source("/dev/zero", None)
+    assert (status, result["error"]["code"]) == (1, "bad-record"), result
+
+
+def run_check(*arguments: str, stdin: bytes = b"") -> tuple[int, Any]:
+    """``ohhell check`` run as a command: its exit status and its one line of JSON, with nothing on stderr."""
+    proc = subprocess.run(
+        [ohhell_command(), "check", *arguments], input=stdin, capture_output=True, timeout=120, check=False
+    )
+    assert proc.stderr == b"", proc.stderr.decode(errors="replace")
+    lines = proc.stdout.decode().splitlines()
+    assert len(lines) == 1, proc.stdout
+    return proc.returncode, json.loads(lines[0])
+
+
+def test_the_command_answers_files_it_cannot_read_with_json(tmp_path: Path) -> None:
+    """A directory, a missing file, a path through a file: code ``unreadable``, exit status 1, no traceback."""
+    (tmp_path / "a-file").write_text("{}")
+    for path, reason in [
+        (tmp_path, "directory"),
+        (tmp_path / "missing.json", "no such file"),
+        (tmp_path / "a-file" / "x.json", "not a directory"),
+    ]:
+        status, result = run_check(str(path))
+        assert_one_answer(status, result)
+        assert (status, result["error"]["code"]) == (1, "unreadable"), result
+        assert reason in result["error"]["message"].lower() and str(path) in result["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(_with_field(("deal_number",), 10**20), id="deal-number-too-large"),
+        pytest.param(_with_field(("deal_number",), math.nan), id="nan"),
+        pytest.param(b"\xc3\x28" + _golden_text(W).encode(), id="not-utf8"),
+        pytest.param(b" " * (16 * 1024 * 1024 + 1), id="over-16-mib"),
+    ],
+)
+def test_the_command_answers_hostile_records_with_json(data: bytes, tmp_path: Path) -> None:
+    """The same answers as the function, from the installed command, by standard input and from a file."""
+    path = tmp_path / "record.json"
+    path.write_bytes(data)
+    expected = check_bytes(data)
+    assert run_check("-", stdin=data) == expected
+    assert run_check(str(path)) == expected
+    assert expected[0] == 1

@@ -7,7 +7,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, BinaryIO
 
 import typer
 from rich.console import Console
@@ -27,17 +27,29 @@ def check(
     file: Annotated[str, typer.Argument(help="A game record (ohhell-record/1 JSON), or - for standard input.")],
 ) -> None:
     """Re-play a game record under its rules and print the result, or the first rule it breaks, as JSON."""
-    if file == "-":
-        text = sys.stdin.buffer.read()
-    else:
-        try:
-            text = Path(file).read_bytes()
-        except OSError as exc:
-            typer.echo(f"ohhell check: cannot read {file}: {exc.strerror}", err=True)
-            raise typer.Exit(2) from None
-    status, result = records.check(text)
-    typer.echo(json.dumps(result))
+    status, result = check_source(file, None if sys.stdin is None else sys.stdin.buffer)
+    typer.echo(json.dumps(result, allow_nan=False))
     raise typer.Exit(status)
+
+
+def check_source(file: str, stdin: BinaryIO | None) -> tuple[int, dict[str, Any]]:
+    """What ``ohhell check FILE`` answers for any input: its exit status and the one JSON object it prints.
+
+    At most :data:`~ohhell.records.MAX_RECORD_BYTES` and one byte are read, so that an endless file (``/dev/zero``)
+    is refused as too large rather than read into memory; a file that cannot be read answers ``unreadable``.
+    """
+    limit = records.MAX_RECORD_BYTES + 1
+    try:
+        if file == "-":
+            if stdin is None:
+                raise OSError("standard input is closed")
+            text = stdin.read(limit)
+        else:
+            with open(file, "rb") as source:
+                text = source.read(limit)
+    except OSError as exc:
+        return records.refusal(records.UnreadableError(f"cannot read {file}: {exc.strerror or exc}"))
+    return records.check(text)
 
 
 def parse_schedule(text: str) -> str | tuple[int, ...]:

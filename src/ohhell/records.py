@@ -15,15 +15,28 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from ohhell.cards import CardError, CardSet, card_text, parse_card, parse_suit, suit_text
+from ohhell.dealnumbers import MAX_DEAL_NUMBER
 from ohhell.errors import DealError, OhHellError, RecordError, RulesError, TooManyDealsError
 from ohhell.game import Game
 from ohhell.rules import Rules
 
 FORMAT: Final = "ohhell-record/1"
+MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
+"""The largest record read (16 MiB): a whole game of the longest preset is under 100 KB."""
+QUOTED_CHARACTERS: Final = 60
+"""How much of a faulty value an error message quotes: enough to find it, never the whole input."""
+_WHOLE_NUMBER: Final = re.compile(r"-?[0-9]+")
+
+
+class UnreadableError(OhHellError):
+    """The record's file cannot be read: missing, a directory, not allowed."""
+
+    code = "unreadable"
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -58,10 +71,15 @@ def loads(text: str | bytes) -> Game:
     """The game a record's JSON text describes, re-played under its rules.
 
     Raises an :class:`~ohhell.errors.OhHellError` whose ``code``, ``deal`` and
-    ``action`` say what is wrong and where.
+    ``action`` say what is wrong and where. Strict JSON only: ``NaN`` and ``Infinity`` are not JSON numbers.
     """
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is over {MAX_RECORD_BYTES // (1024 * 1024)} MiB: no game record is that large")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_a_number)
+    except RecordError:
+        raise
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"the record is not JSON: {exc}") from None
     except RecursionError:
@@ -71,13 +89,23 @@ def loads(text: str | bytes) -> Game:
     return from_record(data)
 
 
+def _not_a_number(name: str) -> NoReturn:
+    raise RecordError(f"the record is not JSON: {name} is not a JSON number")
+
+
+def _quoted(value: object) -> str:
+    """``repr(value)``, cut short: a message names the faulty value without echoing a huge input."""
+    text = repr(value)
+    return text if len(text) <= QUOTED_CHARACTERS else text[: QUOTED_CHARACTERS - 1] + "…"
+
+
 def from_record(data: object, *, deal_on: bool = False) -> Game:
     """The game a parsed record describes. With ``deal_on``, play can go on from its number past the record."""
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {fmt!r}")
+        raise RecordError(f"format must be {FORMAT!r}, not {_quoted(fmt)}")
     if "rules" not in data:
         raise RecordError("the record has no rules")
     if not isinstance(data["rules"], (str, Mapping)):
@@ -97,8 +125,10 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
     if not 0 <= first_dealer < rules.players:
         raise RecordError(f"first_dealer must be a seat from 0 to {rules.players - 1}, not {first_dealer}")
     number = data.get("deal_number")
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 0):
-        raise RecordError(f"deal_number must be a whole number, not {number!r}")
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MAX_DEAL_NUMBER
+    ):
+        raise RecordError(f"deal_number must be a whole number from 0 to {MAX_DEAL_NUMBER}, not {_quoted(number)}")
     deals = _field(data, "deals", list)
     resigned = data.get("resigned")
     if resigned is not None and (
@@ -168,17 +198,11 @@ def _replay_deal(game: Game, index: int, deal_data: object) -> None:
 def _replay_action(game: Game, line: object) -> None:
     parts = line.split() if isinstance(line, str) else []
     if len(parts) != 3:
-        raise RecordError(f"{line!r} is not an action: write '<seat> <verb> <argument>', such as '1 bid 2'")
+        raise RecordError(f"{_quoted(line)} is not an action: write '<seat> <verb> <argument>', such as '1 bid 2'")
     seat_text, verb, argument = parts
-    try:
-        seat = int(seat_text)
-    except ValueError:
-        raise RecordError(f"{line!r}: the seat must be a number, not {seat_text!r}") from None
+    seat = _whole_number(seat_text, f"{_quoted(line)}: the seat must be a number, not {_quoted(seat_text)}")
     if verb in ("bid", "change"):
-        try:
-            n = int(argument)
-        except ValueError:
-            raise RecordError(f"{line!r}: a {verb} needs a whole number, not {argument!r}") from None
+        n = _whole_number(argument, f"{_quoted(line)}: a {verb} needs a whole number, not {_quoted(argument)}")
         if verb == "bid":
             game.bid(n, seat)
         else:
@@ -188,7 +212,17 @@ def _replay_action(game: Game, line: object) -> None:
     elif verb == "trump":
         game.choose_trump(parse_suit(argument), seat)
     else:
-        raise RecordError(f"{line!r}: unknown verb {verb!r}; the verbs are bid, change, trump and play")
+        raise RecordError(f"{_quoted(line)}: unknown verb {_quoted(verb)}; the verbs are bid, change, trump and play")
+
+
+def _whole_number(text: str, message: str) -> int:
+    """``text`` as an int if it is ASCII digits (``int`` would also take Arabic-Indic digits, ``1_0`` or ``+1``)."""
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise RecordError(message)
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts (4,300): no seat or bid is that large
+        raise RecordError(message) from None
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -225,5 +259,10 @@ def check(data: str | bytes | object) -> tuple[int, dict[str, Any]]:
     try:
         game = loads(data) if isinstance(data, (str, bytes)) else from_record(data)
     except OhHellError as exc:
-        return 1, {"error": {"code": exc.code, "deal": exc.deal, "action": exc.action, "message": str(exc)}}
+        return refusal(exc)
     return 0, summary(game)
+
+
+def refusal(exc: OhHellError) -> tuple[int, dict[str, Any]]:
+    """What ``ohhell check`` answers for ``exc``: status 1 and ``{"error": {"code", "deal", "action", "message"}}``."""
+    return 1, {"error": {"code": exc.code, "deal": exc.deal, "action": exc.action, "message": str(exc)}}

@@ -110,7 +110,7 @@ def test_downloads_and_the_list_of_sheets(page: Page, keeper_server: RunningServ
     with httpx.Client(base_url=keeper_server.url, cookies=cookies, timeout=30) as client:
         csv = client.get(f"{sheet_url}/sheet.csv")
         assert csv.headers["content-type"].startswith("text/csv")
-        assert csv.text.splitlines()[1].startswith("1,5,Ann,spades,0,Ann,")
+        assert csv.text.splitlines()[1].startswith('1,5,"Ann","spades",0,"Ann",')
         assert client.get(f"{sheet_url}/sheet.json").json()["events"][0]["trump"] == "S"
         pdf = client.get(f"{sheet_url}/sheet.pdf", params={"paper": "letter"})
         assert pdf.content.startswith(b"%PDF")
@@ -141,3 +141,43 @@ def test_two_phones_keep_one_sheet(page: Page, browser: Browser, keeper_server: 
     entered(page, 2)
     expect(other.locator("#history li:not(.muted)")).to_have_count(2, timeout=2000)
     other.context.close()
+
+
+def test_the_owner_renews_and_withdraws_the_link_and_joiners_cannot_share(
+    page: Page, browser: Browser, keeper_server: RunningServer
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_sheet(page, keeper_server, 0)
+    page.click("#share-button")
+    expect(page.locator("#share-link")).to_have_attribute("href", re.compile("^/keeper/join/"))
+    first = page.locator("#share-link").get_attribute("href")
+    assert first is not None
+    page.click("#share-dialog button:has-text('Done')")
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    other.goto(f"{keeper_server.url}{first}")
+    other.wait_for_url(re.compile(r"/keeper/\d+$"))
+    expect(other.locator("#deal-line")).to_contain_text("Ann deals")
+    expect(other.locator("#share-button")).to_have_count(0)  # a browser that joined cannot hand the link on
+    # The owner sees who joined, and makes a new link: the old one now says it was replaced.
+    page.click("#share-button")
+    expect(page.locator("#share-joined")).to_have_text("1 other browser keeps this sheet.")
+    page.click("#share-renew")
+    expect(page.locator("#share-message")).to_contain_text("A new link: the old one no longer opens this sheet")
+    expect(page.locator("#share-link")).not_to_have_attribute("href", first)
+    second = page.locator("#share-link").get_attribute("href")
+    stranger = browser.new_context().new_page()
+    stranger.goto(f"{keeper_server.url}{first}")
+    expect(stranger.locator("h1")).to_have_text("This share link was replaced")
+    expect(stranger.locator("#keeper-message")).to_contain_text("Ask them for the new link")
+    # Withdrawn, with the browsers that joined removed: the joined page says so at once, the link says withdrawn.
+    page.check("#share-remove")
+    page.click("#share-withdraw")
+    expect(page.locator("#share-dialog")).not_to_be_visible()
+    expect(page.locator("#message")).to_contain_text("The share link was withdrawn")
+    expect(other.locator("#message")).to_contain_text("not kept in this browser", timeout=3000)
+    stranger.goto(f"{keeper_server.url}{second}")
+    expect(stranger.locator("h1")).to_have_text("This share link was withdrawn")
+    other.reload()
+    expect(other.locator("h1")).to_have_text("Not kept in this browser")
+    other.context.close()
+    stranger.context.close()

@@ -7,7 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["ohhell.keeper", "ohhell.keeper.sheet", "ohhell.keeper.trump", "ohhell.keeper.printable"]
+MODULES = [
+    "ohhell.keeper",
+    "ohhell.keeper.sheet",
+    "ohhell.keeper.trump",
+    "ohhell.keeper.printable",
+    "ohhell.keeper.files",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -9,7 +9,15 @@ import json
 import pytest
 
 from ohhell.errors import RecordError
-from ohhell.keeper.files import CSV_COLUMNS, dumps, loads, sheet_from_json, sheet_to_csv, sheet_to_json
+from ohhell.keeper.files import (
+    CSV_COLUMNS,
+    dumps,
+    loads,
+    sheet_from_json,
+    sheet_to_csv,
+    sheet_to_json,
+    spreadsheet_cell,
+)
 from ohhell.keeper.sheet import ScoreSheet
 
 from .helpers import StepClock, enter_deal, new_sheet
@@ -106,3 +114,46 @@ def test_csv_has_a_row_per_deal_and_player_with_points_and_running_totals() -> N
     in_progress = rows[8:]
     assert [(r["bid"], r["tricks"], r["points"]) for r in in_progress] == [("1", "", "")] + [("", "", "")] * 3
     assert json.loads(dumps(sheet))["table"]["players"][2] == "Cyrus"
+
+
+FORMULAS = ['=HYPERLINK("http://e.x","hi")', "+1+1", "-2+3", "@SUM(A1:A2)"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_start_with_a_quote() -> None:
+    """OWASP's CSV-injection guidance: text starting with = + - @ (or a tab or carriage return) gets a leading '."""
+    sheet = new_sheet("magicians", names=FORMULAS, first_dealer=0)
+    sheet.enter_trump("H")
+    for _ in range(4):
+        sheet.enter_bid(1)
+    sheet.enter_tricks([1, 0, 0, 0])  # a 1-card deal: three missed bids, negative scores
+    sheet.rename(3, "=cmd|' /C calc'!A0")
+    text = sheet_to_csv(sheet)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    order = [int(r["seat"]) for r in rows]
+    assert [r["player"] for r in rows] == [f"'{FORMULAS[s]}" if s < 3 else "'=cmd|' /C calc'!A0" for s in order]
+    assert [r["dealer"] for r in rows if r["deal"] == "1"] == [f"'{FORMULAS[0]}"] * 4
+    for line in text.splitlines()[1:]:  # texts quoted; numbers, negative scores included, written bare
+        cells = next(csv.reader([line], quoting=csv.QUOTE_NONNUMERIC))
+        assert all(isinstance(c, float) or not c or c[0] not in "=+-@\t\r" for c in cells), cells
+    assert [r["points"] for r in rows if r["deal"] == "1"] == ["30", "-10", "-10", "-10"]
+    assert ",-10," in text and "'-10" not in text
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-10", "'-10"),
+        ("@A1", "'@A1"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Ann", "Ann"),
+        ("a=b", "a=b"),
+        ("", ""),
+        (-10, -10),
+        (0, 0),
+    ],
+)
+def test_spreadsheet_cell(value: str | int, cell: str | int) -> None:
+    assert spreadsheet_cell(value) == cell

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 
 from ohhell.keeper.web import routes
-from ohhell.keeper.web.store import SheetChangedError, SheetStore
+from ohhell.keeper.web.store import SheetChangedError, SheetNotFoundError, SheetStore
 from ohhell.site.app import create_app
 from ohhell.site.schema import alembic_config, upgrade
 from ohhell.web.config import ServerConfig
+from server.test_store import POSTGRES, postgres_reachable
 
 from .helpers import new_sheet
 
@@ -129,6 +132,7 @@ def test_a_shared_sheet_is_kept_from_a_second_phone(client: TestClient, database
         assert joined.status_code == 303 and joined.headers["location"] == f"/keeper/{sheet_id}"
         assert phone.get(shared["path"], follow_redirects=False).status_code == 303  # again: no harm
         assert phone.get(f"/keeper/{sheet_id}").status_code == 200
+        assert phone.post(f"/api/keeper/sheets/{sheet_id}/share").status_code == 403  # joined: not handed on
         assert enter(phone, sheet_id, 0, type="trump", trump="H").status_code == 200
         assert [s["id"] for s in phone.get("/api/keeper/sheets").json()] == [sheet_id]
         assert enter(client, sheet_id, 1, type="bid", bid=1).status_code == 200
@@ -235,3 +239,188 @@ def test_a_held_wait_ends_when_the_server_stops(database: str) -> None:
         stopping = True
         assert waiting.result(timeout=10).status_code == 204
         assert time.monotonic() - start < 2.5, "within a second or so, not at the end of the 15 s wait"
+
+
+# ------------------------------------------------------------------ the share link is the owner's
+
+
+def share(client: TestClient, sheet_id: int, action: str = "", **body: Any) -> Any:
+    return client.post(f"/api/keeper/sheets/{sheet_id}/share{action}", json=body)
+
+
+@pytest.fixture
+def phones(database: str) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two more browsers on the same server: one that will join, one that never does."""
+    with (
+        TestClient(create_app(ServerConfig(database))) as joiner,
+        TestClient(create_app(ServerConfig(database))) as stranger,
+    ):
+        yield joiner, stranger
+
+
+def test_only_the_owner_sees_renews_or_withdraws_the_link(
+    client: TestClient, phones: tuple[TestClient, TestClient]
+) -> None:
+    joiner, stranger = phones
+    sheet_id = create(client)
+    link = share(client, sheet_id).json()
+    assert link["joined"] == 0
+    assert joiner.get(link["path"], follow_redirects=False).status_code == 303
+    assert share(client, sheet_id).json() == {**link, "joined": 1}
+    for action in ("", "/renew", "/withdraw"):
+        refused = share(joiner, sheet_id, action)
+        assert refused.status_code == 403, action
+        assert refused.json()["detail"].startswith("Only the browser that started this score sheet can share it")
+        assert share(stranger, sheet_id, action).status_code == 403
+        assert "not kept in this browser" in share(stranger, sheet_id, action).json()["detail"]
+    assert share(client, sheet_id).json()["path"] == link["path"], "the refusals changed nothing"
+    assert 'id="share-button"' in client.get(f"/keeper/{sheet_id}").text
+    page = joiner.get(f"/keeper/{sheet_id}")
+    assert page.status_code == 200
+    assert 'id="share-button"' not in page.text and 'id="share-dialog"' not in page.text
+    assert link["path"] not in page.text
+
+
+def test_a_new_link_ends_the_old_one(client: TestClient, phones: tuple[TestClient, TestClient]) -> None:
+    joiner, stranger = phones
+    sheet_id = create(client)
+    old = share(client, sheet_id).json()["path"]
+    joiner.get(old, follow_redirects=False)
+    renewed = share(client, sheet_id, "/renew").json()
+    assert renewed["path"] != old and renewed["url"].endswith(renewed["path"]) and renewed["joined"] == 1
+    assert share(client, sheet_id).json()["path"] == renewed["path"]
+    gone = stranger.get(old, follow_redirects=False)
+    assert gone.status_code == 410 and gone.headers["content-type"].startswith("text/html")
+    assert "This share link was replaced" in gone.text and "made a new link" in gone.text
+    assert stranger.get(f"/api/keeper/sheets/{sheet_id}").status_code == 403
+    assert joiner.get(old, follow_redirects=False).headers["location"] == f"/keeper/{sheet_id}"  # still keeps it
+    assert joiner.get(f"/api/keeper/sheets/{sheet_id}").status_code == 200
+    assert stranger.get(renewed["path"], follow_redirects=False).status_code == 303
+    assert stranger.get(f"/api/keeper/sheets/{sheet_id}").status_code == 200
+
+
+def test_withdrawing_the_link_and_removing_who_joined(
+    client: TestClient, phones: tuple[TestClient, TestClient]
+) -> None:
+    joiner, stranger = phones
+    sheet_id = create(client)
+    first = share(client, sheet_id).json()["path"]
+    joiner.get(first)
+    assert share(client, sheet_id, "/withdraw").json() == {"shared": False, "joined": 1}
+    gone = stranger.get(first)
+    assert gone.status_code == 410 and "This share link was withdrawn" in gone.text
+    assert joiner.get(f"/api/keeper/sheets/{sheet_id}").status_code == 200, "withdrawing alone keeps who joined"
+    second = share(client, sheet_id).json()["path"]  # Share again: a new link
+    assert second != first
+    assert stranger.get(second, follow_redirects=False).status_code == 303
+    assert share(client, sheet_id, "/withdraw", remove_joined=True).json() == {"shared": False, "joined": 0}
+    for phone in phones:
+        assert phone.get(f"/api/keeper/sheets/{sheet_id}").status_code == 403
+        assert phone.get("/api/keeper/sheets").json() == []
+        page = phone.get(f"/keeper/{sheet_id}")
+        assert page.status_code == 403 and "not kept in this browser" in page.text
+        assert phone.get(second).status_code == 410
+    assert client.get(f"/api/keeper/sheets/{sheet_id}").status_code == 200
+    third = share(client, sheet_id, "/renew", remove_joined=True).json()  # renew works with no link too
+    assert third["joined"] == 0 and third["path"] not in (first, second)
+    unknown = stranger.get("/keeper/join/AAAAAAAAAAAAAAAA")
+    assert unknown.status_code == 404 and "opens no score sheet" in unknown.text
+
+
+def test_a_removed_browser_waiting_for_entries_hears_it_at_once(database: str) -> None:
+    app = create_app(ServerConfig(database))
+    with TestClient(app) as client:
+        joiner = TestClient(app)  # another browser (its own cookies) on the same server process
+        sheet_id = create(client)
+        joiner.get(share(client, sheet_id).json()["path"])
+        with ThreadPoolExecutor(1) as thread:
+            waiting = thread.submit(joiner.get, f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0})
+            time.sleep(0.3)
+            assert not waiting.done()
+            start = time.monotonic()
+            share(client, sheet_id, "/renew", remove_joined=True)
+            removed = waiting.result(timeout=10)
+            assert time.monotonic() - start < 1.0, "at once, not at the next look at the database"
+        assert removed.status_code == 403 and "not kept in this browser" in removed.json()["detail"]
+
+
+def test_a_browser_removed_through_another_process_hears_it_at_the_next_look(
+    client: TestClient, phones: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(routes, "RECHECK_SECONDS", 0.2)
+    joiner, _ = phones  # a server process of its own
+    sheet_id = create(client)
+    joiner.get(share(client, sheet_id).json()["path"])
+    with ThreadPoolExecutor(1) as thread:
+        waiting = thread.submit(joiner.get, f"/api/keeper/sheets/{sheet_id}/next", params={"seen": 0})
+        time.sleep(0.3)
+        share(client, sheet_id, "/withdraw", remove_joined=True)
+        assert waiting.result(timeout=5).status_code == 403
+
+
+# ------------------------------------------------------------------ ids beyond the databases' integers
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file, or a schema of the local PostgreSQL of its own (dropped afterwards), named in the URL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'ids.sqlite3'}"
+        return
+    if not postgres_reachable():
+        pytest.skip("no PostgreSQL at 127.0.0.1:5432 (user postgres, database test)")
+    pg_schema = f"ohhell_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{pg_schema}"')
+        try:
+            yield f"{POSTGRES}?options=-csearch_path%3D{pg_schema}"
+        finally:
+            admin.execute(f'DROP SCHEMA "{pg_schema}" CASCADE')
+
+
+OUT_OF_RANGE = [0, -1, 2**31, 2**63, 10**20, 10**30]
+
+
+def test_sheet_ids_beyond_the_databases_integers_are_not_found(any_database: str) -> None:
+    with TestClient(create_app(ServerConfig(any_database)), raise_server_exceptions=False) as client:
+        sheet_id = create(client)
+        expected = "There is no score sheet with that number: they run from 1 to 2147483647."
+        for bad in OUT_OF_RANGE:
+            for path in (f"/api/keeper/sheets/{bad}", f"/api/keeper/sheets/{bad}/next?seen=0"):
+                answer = client.get(path)
+                assert (answer.status_code, answer.json()) == (404, {"detail": expected}), path
+            for path in (f"/keeper/{bad}/sheet.csv", f"/keeper/{bad}/sheet.json", f"/keeper/{bad}/print"):
+                assert client.get(path).status_code == 404, path
+            page = client.get(f"/keeper/{bad}")
+            assert page.status_code == 404 and "There is no score sheet with that number" in page.text
+            for action in ("", "/renew", "/withdraw"):
+                assert share(client, bad, action).status_code == 404
+            assert enter(client, bad, 0, type="trump", trump="S").status_code == 404
+        assert client.get(f"/api/keeper/sheets/{2**31 - 1}").status_code == 404  # in range: simply none
+        for seen in (10**30, 2**31, -1):
+            answer = client.get(f"/api/keeper/sheets/{sheet_id}/next", params={"seen": seen})
+            assert answer.status_code == 400, seen
+            assert answer.json()["detail"].startswith("seen is how many entries the page shows")
+        assert enter(client, sheet_id, 10**30, type="trump", trump="S").status_code == 422
+        assert client.get(f"/api/keeper/sheets/{sheet_id}").json()["seq"] == 0
+
+
+def test_the_store_finds_no_sheet_beyond_the_databases_integers(any_database: str) -> None:
+    upgrade(any_database)
+
+    async def look() -> None:
+        store = SheetStore(any_database)
+        try:
+            for bad in OUT_OF_RANGE:
+                for lookup in (store.load, store.event_count, store.share_code, store.renew_share_code):
+                    with pytest.raises(SheetNotFoundError):
+                        await lookup(bad)
+                with pytest.raises(SheetNotFoundError):
+                    await store.role_of(bad, "someone")
+                with pytest.raises(SheetNotFoundError):
+                    await store.withdraw_share_code(bad)
+        finally:
+            await store.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, look()).result()

@@ -7,7 +7,11 @@ two and replays the events, so an edited total cannot slip in: the points always
 The CSV has one row per deal and player (columns: deal, cards, dealer, trump, seat, player, bid, tricks, made,
 points, total): the same columns for any table size, easy to filter or pivot, and a player's running total is the
 ``total`` of that player's last row. Deal numbers count from 1, as people do; ``seat`` is the 0-based seat of
-records and events.
+records and events. Numbers are written as numbers; every text is quoted, and a text that a spreadsheet would run as
+a formula (a player called ``=HYPERLINK(...)``) starts with a ``'``, as OWASP's CSV-injection guidance says:
+
+>>> spreadsheet_cell("=SUM(A1:A9)"), spreadsheet_cell("-10"), spreadsheet_cell(-10)
+("'=SUM(A1:A9)", "'-10", -10)
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from ohhell.rules import Rules
 
 FORMAT: Final = "ohhell-sheet/1"
 CSV_COLUMNS: Final = ("deal", "cards", "dealer", "trump", "seat", "player", "bid", "tricks", "made", "points", "total")
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet read a cell as a formula (OWASP's list)."""
 
 
 def sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
@@ -118,31 +124,43 @@ def loads(text: str | bytes, *, clock: Clock) -> ScoreSheet:
 
 
 def sheet_to_csv(sheet: ScoreSheet) -> str:
-    """One row per deal and player, in seat order, for every deal reached (empty cells where nothing is entered)."""
+    """One row per deal and player, in seat order, for every deal reached (empty cells where nothing is entered).
+
+    Safe to open in a spreadsheet: every cell goes through :func:`spreadsheet_cell`, and texts are quoted (so a
+    name holding the separator of another locale, such as ``;``, stays one cell).
+    """
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(CSV_COLUMNS)
     names = sheet.names
     for row in sheet.rows:
         trump = "" if row.trump is None else row.trump.describe()
         for seat, name in enumerate(names):
             made = row.made(seat)
-            writer.writerow(
-                [
-                    row.number,
-                    row.cards,
-                    names[row.dealer],
-                    trump,
-                    seat,
-                    name,
-                    _cell(row.bids[seat]),
-                    "" if row.tricks is None else row.tricks[seat],
-                    "" if made is None else ("yes" if made else "no"),
-                    "" if row.points is None else row.points[seat],
-                    row.totals[seat],
-                ]
-            )
+            cells: list[str | int] = [
+                row.number,
+                row.cards,
+                names[row.dealer],
+                trump,
+                seat,
+                name,
+                _cell(row.bids[seat]),
+                "" if row.tricks is None else row.tricks[seat],
+                "" if made is None else ("yes" if made else "no"),
+                "" if row.points is None else row.points[seat],
+                row.totals[seat],
+            ]
+            writer.writerow([spreadsheet_cell(cell) for cell in cells])
     return out.getvalue()
+
+
+def spreadsheet_cell(value: str | int) -> str | int:
+    """``value`` as a CSV cell that a spreadsheet shows as written: a text it would run as a formula (one that
+    starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading single quote. Numbers, such
+    as a score of -10, stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _cell(value: int | None) -> str | int:

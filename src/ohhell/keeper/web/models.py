@@ -4,19 +4,24 @@ A sheet row holds what the sheet was started with (rules, names, first dealer, k
 ``score_sheet_events`` rows, in ``seq`` order, replay into the sheet exactly as its JSON export does. The other
 columns (``names``, ``totals``, ``winners``, ``finished``, ``event_count``) are kept for the list of sheets.
 A sheet is kept from the browser that started it and from every browser that joined it through its share link
-(``score_sheet_keepers``).
+(``score_sheet_keepers``); links its owner replaced or withdrew are remembered (``score_sheet_old_links``), so that
+a visit to one can say so.
 The tables sit on the site's declarative base (:mod:`ohhell.web.models`), in the same database as the games.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ohhell.web.models import Base, utc_now
+
+MAX_INTEGER: Final = 2**31 - 1
+"""The largest value an ``Integer`` column holds on every database (PostgreSQL's ``integer``; SQLite's is larger):
+the bound of sheet ids and event positions that the keeper accepts."""
 
 
 class SheetRow(Base):
@@ -53,6 +58,18 @@ class SheetKeeperRow(Base):
     player: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
     """The player key of the browser that joined (see :mod:`ohhell.web.identity`)."""
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class SheetOldLinkRow(Base):
+    """A share code that no longer opens its sheet: replaced by a new one, or withdrawn by the sheet's owner."""
+
+    __tablename__ = "score_sheet_old_links"
+
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheets.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(16))
+    """``replaced`` or ``withdrawn``."""
+    retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class SheetEventRow(Base):

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ohhell.keeper.sheet import DEFAULT_KEEPER, ScoreSheet
+from ohhell.keeper.web.models import MAX_INTEGER
 from ohhell.rules import Rules
 from ohhell.web.house_rules import Settings
 
@@ -98,9 +99,15 @@ class EntryRequest(_Model):
     bid meant for one player must never land on the next.
     """
 
-    seen: Annotated[int, Field(ge=0)]
+    seen: Annotated[int, Field(ge=0, le=MAX_INTEGER)]
     by: Name | None = None
     entry: Entry
+
+
+class ShareChangeRequest(_Model):
+    """A new share link, or none: ``remove_joined`` also stops the browsers that joined from keeping the sheet."""
+
+    remove_joined: bool = False
 
 
 def apply_entry(sheet: ScoreSheet, request: EntryRequest) -> None:

@@ -8,7 +8,10 @@ entry made on another phone). Downloads: ``/keeper/{id}/sheet.csv``,
 ``sheet.json``, ``sheet.pdf?paper=a4|letter``, the print view ``/keeper/{id}/print``, and
 ``/keeper/blank?preset=…&players=…``. A sheet belongs to the browser that started it, as a game does, and to
 every browser that opened its share link (``POST /api/keeper/sheets/{id}/share`` gives the link and its QR code;
-``/keeper/join/{code}`` joins), so that two phones at one table can keep the same sheet.
+``/keeper/join/{code}`` joins), so that two phones at one table can keep the same sheet. Only the owner (the browser
+that started it) sees the link, and can replace it (``…/share/renew``) or withdraw it (``…/share/withdraw``), either
+optionally removing the browsers that joined; a visit to an old link gets a page that says what happened to it.
+Sheet ids and ``seen`` counts beyond what the databases hold are refused (404, 400) before any query.
 """
 
 from __future__ import annotations
@@ -29,8 +32,15 @@ from ohhell.keeper.events import wall_clock
 from ohhell.keeper.files import dumps, sheet_to_csv
 from ohhell.keeper.printable import blank_sheet, filled_sheet, render_html, render_pdf
 from ohhell.keeper.sheet import ScoreSheet
-from ohhell.keeper.web.requests import EntryRequest, NewSheetRequest, apply_entry
-from ohhell.keeper.web.store import SheetChangedError, SheetNotFoundError, SheetStore
+from ohhell.keeper.web.models import MAX_INTEGER
+from ohhell.keeper.web.requests import EntryRequest, NewSheetRequest, ShareChangeRequest, apply_entry
+from ohhell.keeper.web.store import (
+    LinkRetiredError,
+    SheetChangedError,
+    SheetNotFoundError,
+    SheetStore,
+    valid_sheet_id,
+)
 from ohhell.keeper.web.view import sheet_state, sheet_summary
 from ohhell.rules import PRESETS, Rules
 from ohhell.web import house_rules
@@ -45,6 +55,29 @@ WAIT_SECONDS: Final = 15.0
 """How long ``/next`` holds a request before answering that nothing changed."""
 RECHECK_SECONDS: Final = 3.0
 """How often a held ``/next`` also looks at the database (an entry written by another server process)."""
+Role = Literal["owner", "joined"]
+"""How a browser keeps a sheet: it started it, or it joined through the share link."""
+OWNER_ONLY: Final = (
+    "Only the browser that started this score sheet can share it, or replace or withdraw its link:"
+    " ask whoever started it."
+)
+GONE_LINKS: Final = {
+    "replaced": (
+        "This share link was replaced",
+        "Whoever started this score sheet made a new link for it, so this one no longer opens it."
+        " Ask them for the new link, or to show its QR code again.",
+    ),
+    "withdrawn": (
+        "This share link was withdrawn",
+        "Whoever started this score sheet stopped sharing it through this link."
+        " Ask them to share it again if you should keep it too.",
+    ),
+}
+NOT_KEPT: Final = "This score sheet is not kept in this browser: open its share link to keep it here too."
+UNKNOWN_LINK: Final = (
+    "This share link opens no score sheet",
+    "No score sheet has this link: check that it was copied whole, or ask for it again.",
+)
 
 
 def keeper_router(config: ServerConfig) -> APIRouter:
@@ -76,17 +109,46 @@ def keeper_router(config: ServerConfig) -> APIRouter:
         player: str = request.state.player
         return player
 
-    async def own_sheet(request: Request, sheet_id: int) -> ScoreSheet:
+    async def role_here(request: Request, sheet_id: int) -> Role:
+        """How this browser keeps the sheet: 404 if there is none (an id beyond the databases' integers is refused
+        before any query), 403 if this browser does not keep it."""
+        if not valid_sheet_id(sheet_id):
+            raise HTTPException(404, f"There is no score sheet with that number: they run from 1 to {MAX_INTEGER}.")
         try:
-            summary, sheet = await store().load(sheet_id)
-            allowed = summary.owner == owner_of(request) or await store().joined(sheet_id, owner_of(request))
+            role = await store().role_of(sheet_id, owner_of(request))
         except SheetNotFoundError:
             raise HTTPException(404, f"There is no score sheet {sheet_id}.") from None
-        if not allowed:
-            raise HTTPException(
-                403, "This score sheet was started in another browser: open its share link to keep it here too."
-            )
+        if role is None:
+            raise HTTPException(403, NOT_KEPT)
+        return role
+
+    async def kept_sheet(request: Request, sheet_id: int) -> tuple[ScoreSheet, Role]:
+        """The sheet, and how this browser keeps it (refused as by :func:`role_here`)."""
+        role = await role_here(request, sheet_id)
+        try:
+            _, sheet = await store().load(sheet_id)
+        except SheetNotFoundError:
+            raise HTTPException(404, f"There is no score sheet {sheet_id}.") from None
+        return sheet, role
+
+    async def own_sheet(request: Request, sheet_id: int) -> ScoreSheet:
+        sheet, _ = await kept_sheet(request, sheet_id)
         return sheet
+
+    async def require_owner(request: Request, sheet_id: int) -> None:
+        """Refuse (403) a browser that only joined: the share link is the owner's alone."""
+        if await role_here(request, sheet_id) != "owner":
+            raise HTTPException(403, OWNER_ONLY)
+
+    async def share_answer(request: Request, sheet_id: int, code: str) -> dict[str, Any]:
+        path = f"/keeper/join/{code}"
+        url = str(request.base_url).rstrip("/") + path
+        qr = segno.make(url, error="m").svg_inline(scale=4, dark="#173223", title="QR code of the share link")
+        return {"path": path, "url": url, "qr_svg": qr, "joined": await store().joined_count(sheet_id)}
+
+    def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+        context = {"title": title, "message": message}
+        return templates.TemplateResponse(request, "keeper_message.html", context, status_code=status)
 
     # ----------------------------------------------------------------- pages
 
@@ -129,20 +191,31 @@ def keeper_router(config: ServerConfig) -> APIRouter:
             raise HTTPException(404, "No such file.")
         return FileResponse(HERE / "static" / name)
 
-    @router.get("/keeper/join/{code}")
-    async def join(request: Request, code: str) -> RedirectResponse:
+    @router.get("/keeper/join/{code}", response_model=None)
+    async def join(request: Request, code: str) -> Response:
         if not SHARE_CODE.fullmatch(code):
-            raise HTTPException(404, "This share link does not belong to any score sheet.")
+            return message_page(request, 404, *UNKNOWN_LINK)
         try:
             sheet_id = await store().join(code, owner_of(request))
         except SheetNotFoundError:
-            raise HTTPException(404, "This share link does not belong to any score sheet.") from None
+            return message_page(request, 404, *UNKNOWN_LINK)
+        except LinkRetiredError as exc:
+            return message_page(request, 410, *GONE_LINKS[exc.reason])
         return RedirectResponse(f"/keeper/{sheet_id}", status_code=303)
 
     @router.get("/keeper/{sheet_id}", response_class=HTMLResponse)
     async def keeper_page(request: Request, sheet_id: int) -> HTMLResponse:
-        sheet = await own_sheet(request, sheet_id)
-        context = {"sheet_id": sheet_id, "state": sheet_state(sheet_id, sheet), "title": ", ".join(sheet.names)}
+        try:
+            sheet, role = await kept_sheet(request, sheet_id)
+        except HTTPException as exc:
+            title = "No such score sheet" if exc.status_code == 404 else "Not kept in this browser"
+            return message_page(request, exc.status_code, title, str(exc.detail))
+        context = {
+            "sheet_id": sheet_id,
+            "state": sheet_state(sheet_id, sheet),
+            "title": ", ".join(sheet.names),
+            "owner": role == "owner",
+        }
         return templates.TemplateResponse(request, "keeper_sheet.html", context)
 
     @router.get("/keeper/{sheet_id}/print", response_class=HTMLResponse)
@@ -189,6 +262,10 @@ def keeper_router(config: ServerConfig) -> APIRouter:
 
     @router.get("/api/keeper/sheets/{sheet_id}/next", response_model=None)
     async def next_state(request: Request, sheet_id: int, seen: int) -> dict[str, Any] | Response:
+        if not 0 <= seen <= MAX_INTEGER:
+            raise HTTPException(
+                400, f"seen is how many entries the page shows: a whole number from 0 to {MAX_INTEGER}."
+            )
         sheet = await own_sheet(request, sheet_id)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_SECONDS
@@ -197,8 +274,9 @@ def keeper_router(config: ServerConfig) -> APIRouter:
             now = loop.time()
             if now >= deadline or _stopping(request) or await request.is_disconnected():
                 return Response(status_code=204)
-            if now >= recheck:
+            if now >= recheck:  # what another server process may have changed: the entries, who keeps the sheet
                 recheck = now + RECHECK_SECONDS
+                await role_here(request, sheet_id)
                 if await store().event_count(sheet_id) != seen:
                     _, sheet = await store().load(sheet_id)
                 continue
@@ -207,16 +285,31 @@ def keeper_router(config: ServerConfig) -> APIRouter:
                 await asyncio.wait_for(bell.wait(), timeout=min(1.0, deadline - now))
             except TimeoutError:
                 continue
-            _, sheet = await store().load(sheet_id)
+            sheet = await own_sheet(request, sheet_id)  # a browser the owner just removed hears it at once
         return sheet_state(sheet_id, sheet)
 
     @router.post("/api/keeper/sheets/{sheet_id}/share")
-    async def share(request: Request, sheet_id: int) -> dict[str, str]:
-        await own_sheet(request, sheet_id)
-        path = f"/keeper/join/{await store().share_code(sheet_id)}"
-        url = str(request.base_url).rstrip("/") + path
-        qr = segno.make(url, error="m").svg_inline(scale=4, dark="#173223", title="QR code of the share link")
-        return {"path": path, "url": url, "qr_svg": qr}
+    async def share(request: Request, sheet_id: int) -> dict[str, Any]:
+        await require_owner(request, sheet_id)
+        return await share_answer(request, sheet_id, await store().share_code(sheet_id))
+
+    @router.post("/api/keeper/sheets/{sheet_id}/share/renew")
+    async def renew_share(request: Request, sheet_id: int, body: ShareChangeRequest | None = None) -> dict[str, Any]:
+        await require_owner(request, sheet_id)
+        remove = body is not None and body.remove_joined
+        code = await store().renew_share_code(sheet_id, remove_joined=remove)
+        if remove:
+            ring(sheet_id)
+        return await share_answer(request, sheet_id, code)
+
+    @router.post("/api/keeper/sheets/{sheet_id}/share/withdraw")
+    async def withdraw_share(request: Request, sheet_id: int, body: ShareChangeRequest | None = None) -> dict[str, Any]:
+        await require_owner(request, sheet_id)
+        remove = body is not None and body.remove_joined
+        await store().withdraw_share_code(sheet_id, remove_joined=remove)
+        if remove:
+            ring(sheet_id)
+        return {"shared": False, "joined": await store().joined_count(sheet_id)}
 
     @router.post("/api/keeper/sheets/{sheet_id}/entries")
     async def enter(request: Request, sheet_id: int, body: EntryRequest) -> JSONResponse:

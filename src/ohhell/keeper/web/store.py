@@ -3,25 +3,33 @@
 Each accepted entry is written as it is made, in its own transaction with the sheet row's summary; the position
 ``seq`` is part of the key, so when two phones enter at once the second write fails and its entry is not kept
 (:class:`SheetChangedError`): it is asked again against the sheet as it now stands.
+
+A sheet's share link is made at the first *Share*; its owner can replace it (:meth:`SheetStore.renew_share_code`)
+or withdraw it (:meth:`SheetStore.withdraw_share_code`), optionally removing the browsers that joined. The old code
+is remembered, so that :meth:`SheetStore.join` can tell a link that was replaced or withdrawn
+(:class:`LinkRetiredError`) from one that never existed (:class:`SheetNotFoundError`).
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Any, Final, Literal, TypeVar
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from ohhell.keeper.events import event_from_json, event_to_json, wall_clock
 from ohhell.keeper.sheet import ScoreSheet
-from ohhell.keeper.web.models import SheetEventRow, SheetKeeperRow, SheetRow
+from ohhell.keeper.web.models import MAX_INTEGER, SheetEventRow, SheetKeeperRow, SheetOldLinkRow, SheetRow
 from ohhell.rules import Rules
 from ohhell.web.database import create_server_engine
 from ohhell.web.models import utc_now
+
+T = TypeVar("T")
 
 
 class SheetNotFoundError(LookupError):
@@ -30,6 +38,23 @@ class SheetNotFoundError(LookupError):
 
 class SheetChangedError(RuntimeError):
     """Another entry took the position this one was written for."""
+
+
+RetiredBecause = Literal["replaced", "withdrawn"]
+
+
+class LinkRetiredError(LookupError):
+    """The share code was a sheet's, but its owner replaced it with a new one or withdrew it."""
+
+    def __init__(self, reason: RetiredBecause) -> None:
+        super().__init__(f"this share link was {reason}")
+        self.reason: RetiredBecause = reason
+
+
+def valid_sheet_id(sheet_id: int) -> bool:
+    """Whether ``sheet_id`` is one a sheet could have: from 1 to :data:`MAX_INTEGER` (beyond, the databases
+    would fail rather than find nothing)."""
+    return 1 <= sheet_id <= MAX_INTEGER
 
 
 SHARE_CODE_BYTES: Final = 12
@@ -116,9 +141,7 @@ class SheetStore:
     async def load(self, sheet_id: int) -> tuple[SheetSummary, ScoreSheet]:
         """The sheet row and the sheet its events rebuild (later entries timed by the wall clock)."""
         async with self._sessions() as session:
-            row = await session.get(SheetRow, sheet_id)
-            if row is None:
-                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
+            row = await _sheet_row(session, sheet_id)
             result = await session.execute(
                 select(SheetEventRow.event).where(SheetEventRow.sheet_id == sheet_id).order_by(SheetEventRow.seq)
             )
@@ -153,6 +176,8 @@ class SheetStore:
 
     async def event_count(self, sheet_id: int) -> int:
         """How many events sheet ``sheet_id`` has stored (one small query: no events read)."""
+        if not valid_sheet_id(sheet_id):
+            raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
         async with self._sessions() as session:
             count = await session.scalar(select(SheetRow.event_count).where(SheetRow.id == sheet_id))
             if count is None:
@@ -171,35 +196,107 @@ class SheetStore:
             )
             return [_summary(row) for row in result.scalars()]
 
-    async def joined(self, sheet_id: int, player: str) -> bool:
-        """Whether ``player`` joined sheet ``sheet_id`` through its share link."""
+    async def role_of(self, sheet_id: int, player: str) -> Literal["owner", "joined"] | None:
+        """How ``player`` keeps sheet ``sheet_id``: it started it, it joined through the share link, or not at all
+        (:class:`SheetNotFoundError` if there is no such sheet)."""
+        if not valid_sheet_id(sheet_id):
+            raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
         async with self._sessions() as session:
-            return await session.get(SheetKeeperRow, (sheet_id, player)) is not None
+            owner = await session.scalar(select(SheetRow.owner).where(SheetRow.id == sheet_id))
+            if owner is None:
+                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
+            if owner == player:
+                return "owner"
+            return "joined" if await session.get(SheetKeeperRow, (sheet_id, player)) is not None else None
+
+    async def joined_count(self, sheet_id: int) -> int:
+        """How many browsers other than the owner's keep sheet ``sheet_id``."""
+        async with self._sessions() as session:
+            count = await session.scalar(select(func.count()).where(SheetKeeperRow.sheet_id == sheet_id))
+            return int(count or 0)
 
     async def share_code(self, sheet_id: int) -> str:
-        """The sheet's share code, made the first time it is asked for."""
+        """The sheet's share code, made the first time it is asked for (by one request only, if two ask at once)."""
         async with self._sessions.begin() as session:
-            row = await session.get(SheetRow, sheet_id)
-            if row is None:
-                raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
-            if row.share_code is None:
-                row.share_code = secrets.token_urlsafe(SHARE_CODE_BYTES)
-            return row.share_code
+            row = await _sheet_row(session, sheet_id)
+            if row.share_code is not None:
+                return row.share_code
+            await session.execute(
+                update(SheetRow)
+                .where(SheetRow.id == sheet_id, SheetRow.share_code.is_(None))
+                .values(share_code=_new_code())
+            )
+            code = await session.scalar(select(SheetRow.share_code).where(SheetRow.id == sheet_id))
+            assert code is not None
+            return code
+
+    async def renew_share_code(self, sheet_id: int, *, remove_joined: bool = False) -> str:
+        """A new share code for the sheet; the old one no longer opens it. With ``remove_joined``, the browsers
+        that joined so far no longer keep the sheet either."""
+        code = _new_code()
+        await _once_more_if_raced(lambda: self._retire(sheet_id, code, remove_joined))
+        return code
+
+    async def withdraw_share_code(self, sheet_id: int, *, remove_joined: bool = False) -> None:
+        """The sheet has no share link any more (the old one no longer opens it); with ``remove_joined``, the
+        browsers that joined no longer keep the sheet."""
+        await _once_more_if_raced(lambda: self._retire(sheet_id, None, remove_joined))
+
+    async def _retire(self, sheet_id: int, new_code: str | None, remove_joined: bool) -> None:
+        """Remember the sheet's code as replaced (by ``new_code``) or withdrawn (``None``), and set the new one."""
+        async with self._sessions.begin() as session:
+            row = await _sheet_row(session, sheet_id)
+            if row.share_code is not None:
+                reason = "withdrawn" if new_code is None else "replaced"
+                session.add(SheetOldLinkRow(code=row.share_code, sheet_id=sheet_id, reason=reason))
+            row.share_code = new_code
+            if remove_joined:
+                await session.execute(delete(SheetKeeperRow).where(SheetKeeperRow.sheet_id == sheet_id))
 
     async def join(self, code: str, player: str) -> int:
-        """Let ``player`` keep the sheet whose share code is ``code``; the sheet's id."""
-        try:
-            return await self._join(code, player)
-        except IntegrityError:  # the same browser joined twice at once: the first one did it
-            return await self._join(code, player)
+        """Let ``player`` keep the sheet whose share code is ``code``; the sheet's id.
+
+        A code the owner replaced or withdrew raises :class:`LinkRetiredError`, unless ``player`` already keeps
+        that sheet (then its id: the link still leads there); a code no sheet ever had, :class:`SheetNotFoundError`.
+        """
+        return await _once_more_if_raced(lambda: self._join(code, player))
 
     async def _join(self, code: str, player: str) -> int:
         async with self._sessions.begin() as session:
             found = await session.execute(select(SheetRow.id, SheetRow.owner).where(SheetRow.share_code == code))
             row = found.first()
             if row is None:
-                raise SheetNotFoundError("no score sheet has that share link")
+                old = await session.get(SheetOldLinkRow, code)
+                if old is None:
+                    raise SheetNotFoundError("no score sheet has that share link")
+                sheet = await session.get(SheetRow, old.sheet_id)
+                keeps = sheet is not None and (
+                    sheet.owner == player or await session.get(SheetKeeperRow, (old.sheet_id, player)) is not None
+                )
+                if keeps:
+                    return old.sheet_id
+                raise LinkRetiredError("withdrawn" if old.reason == "withdrawn" else "replaced")
             sheet_id, owner = row
             if owner != player and await session.get(SheetKeeperRow, (sheet_id, player)) is None:
                 session.add(SheetKeeperRow(sheet_id=sheet_id, player=player))
             return int(sheet_id)
+
+
+async def _sheet_row(session: AsyncSession, sheet_id: int) -> SheetRow:
+    row = await session.get(SheetRow, sheet_id) if valid_sheet_id(sheet_id) else None
+    if row is None:
+        raise SheetNotFoundError(f"there is no score sheet {sheet_id}")
+    return row
+
+
+def _new_code() -> str:
+    return secrets.token_urlsafe(SHARE_CODE_BYTES)
+
+
+async def _once_more_if_raced(attempt: Callable[[], Awaitable[T]]) -> T:
+    """``attempt()``, and once more if a simultaneous request wrote the same row first (the same browser joining
+    twice at once, a double tap on *New link*): the second attempt sees what the first did."""
+    try:
+        return await attempt()
+    except IntegrityError:
+        return await attempt()

@@ -295,34 +295,89 @@ function render() {
 
 // ------------------------------------------------------------------ two phones, one sheet
 
-const shareDialog = document.getElementById("share-dialog");
+const shareDialog = document.getElementById("share-dialog"); // only on the page of the browser that started it
 const RETRY_MS = 3000;
 
-document.getElementById("share-button").addEventListener("click", async () => {
-  try {
-    const response = await fetch(`/api/keeper/sheets/${sheetId}/share`, { method: "POST" });
-    if (!response.ok) throw new Error(String(response.status));
-    const data = await response.json();
-    const qr = document.getElementById("share-qr");
-    qr.innerHTML = data.qr_svg; // an SVG the server drew from the link: no text from any user is in it
-    const link = document.getElementById("share-link");
-    link.href = data.path;
-    link.textContent = data.url;
-    shareDialog.showModal();
-  } catch {
-    say("The share link could not be made: the server could not be reached. Try again.");
-  }
-});
-
-document.getElementById("share-copy").addEventListener("click", async () => {
+function showShare(data) {
+  const qr = document.getElementById("share-qr");
+  qr.innerHTML = data.qr_svg; // an SVG the server drew from the link: no text from any user is in it
   const link = document.getElementById("share-link");
-  try {
-    await navigator.clipboard.writeText(link.textContent);
-    document.getElementById("share-copy").textContent = "Copied";
-  } catch {
-    getSelection().selectAllChildren(link); // no clipboard (plain http): the link is selected to copy by hand
+  link.href = data.path;
+  link.textContent = data.url;
+  const others = data.joined === 1 ? "1 other browser keeps" : `${data.joined} other browsers keep`;
+  document.getElementById("share-joined").textContent = data.joined ? `${others} this sheet.` : "";
+  document.getElementById("share-remove").checked = false;
+  document.getElementById("share-remove-label").hidden = !data.joined;
+  document.getElementById("share-copy").textContent = "Copy the link";
+}
+
+async function shareRequest(path, body) {
+  const response = await fetch(`/api/keeper/sheets/${sheetId}/share${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new Refusal(typeof data.detail === "string" ? data.detail : "That did not work: try again.");
   }
-});
+  return data;
+}
+
+class Refusal extends Error {} // the server's answer, with its sentence (any other error: it was not reached)
+
+function removeJoined() {
+  return { remove_joined: document.getElementById("share-remove").checked };
+}
+
+if (shareDialog) {
+  const shareMessage = document.getElementById("share-message");
+  const failed = (error) => error instanceof Refusal ? error.message
+    : "The server could not be reached: nothing changed. Try again.";
+
+  document.getElementById("share-button").addEventListener("click", async () => {
+    try {
+      showShare(await shareRequest("", {}));
+      say("", shareMessage);
+      shareDialog.showModal();
+    } catch (error) {
+      say(failed(error));
+    }
+  });
+
+  document.getElementById("share-copy").addEventListener("click", async () => {
+    const link = document.getElementById("share-link");
+    try {
+      await navigator.clipboard.writeText(link.textContent);
+      document.getElementById("share-copy").textContent = "Copied";
+    } catch {
+      getSelection().selectAllChildren(link); // no clipboard (plain http): the link is selected to copy by hand
+    }
+  });
+
+  document.getElementById("share-renew").addEventListener("click", async () => {
+    try {
+      const removing = removeJoined().remove_joined;
+      showShare(await shareRequest("/renew", removeJoined()));
+      say(`A new link: the old one no longer opens this sheet${removing ? ", and no other browser keeps it" : ""}.`,
+        shareMessage);
+    } catch (error) {
+      say(failed(error), shareMessage);
+    }
+  });
+
+  document.getElementById("share-withdraw").addEventListener("click", async () => {
+    try {
+      const removing = removeJoined().remove_joined;
+      await shareRequest("/withdraw", removeJoined());
+      shareDialog.close();
+      say(`The share link was withdrawn: it no longer opens this sheet${
+        removing ? ", and no other browser keeps it" : ""}. Share makes a new one.`);
+    } catch (error) {
+      say(failed(error), shareMessage);
+    }
+  });
+}
 
 // Another phone may enter something: the page keeps one request waiting at /next, which the server answers as
 // soon as the sheet has other than the entries shown (or after a while, with nothing), and shows what came.
@@ -348,6 +403,11 @@ async function watch() {
     try {
       const response = await fetch(`/api/keeper/sheets/${sheetId}/next?seen=${state.seq}`);
       if (response.status === 204) continue; // nothing new for a while: ask again
+      if (response.status === 403 || response.status === 404) { // no longer kept here: say so, stop asking
+        const data = await response.json().catch(() => ({}));
+        say(typeof data.detail === "string" ? data.detail : "This score sheet is no longer kept in this browser.");
+        return;
+      }
       if (!response.ok) {
         await sleep(RETRY_MS);
         continue;
