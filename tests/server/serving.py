@@ -8,8 +8,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Coroutine
+import uuid
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -50,8 +52,8 @@ class RunningServer:
         """The server's base URL, without a trailing slash."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> RunningServer:
-        """Start the process and wait until it answers."""
+    def start(self, healthy: bool = True) -> RunningServer:
+        """Start the process and wait until it answers (``healthy=False``: answers at all, even 503)."""
         command = [
             sys.executable,
             "-c",
@@ -72,7 +74,8 @@ class RunningServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"ohhell serve exited with status {self.process.returncode}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                status = httpx.get(f"{self.url}/healthz", timeout=1).status_code
+                if status == 200 or not healthy:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -132,3 +135,47 @@ def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(lambda: asyncio.run(main())).result()
+
+
+POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432"
+REDIS: Final = "redis://127.0.0.1:6379/0"
+
+
+def services_reachable(redis_too: bool = False) -> bool:
+    """Whether the local PostgreSQL (and Redis) answer."""
+    import psycopg
+    import redis
+
+    try:
+        with psycopg.connect(f"{POSTGRES}/postgres", connect_timeout=3):
+            pass
+        if redis_too:
+            redis.Redis.from_url(REDIS, socket_timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+def require_services(redis_too: bool = False) -> None:
+    """Skip the test where the local PostgreSQL (and Redis) are missing; under CI they must be there."""
+    import pytest
+
+    if not services_reachable(redis_too):
+        if os.environ.get("CI"):
+            pytest.fail("CI needs the local PostgreSQL and Redis")
+        pytest.skip("no PostgreSQL at 127.0.0.1:5432" + (" or no Redis at 127.0.0.1:6379" if redis_too else ""))
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """The URL of a new database of the local PostgreSQL, dropped afterwards."""
+    import psycopg
+
+    name = f"ohhell_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{POSTGRES}/{name}"
+    finally:
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

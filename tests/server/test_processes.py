@@ -5,62 +5,49 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from ohhell.server import snapshot
-from server.serving import RunningServer, player, run_async, start_game, token_of
+from server.serving import (
+    REDIS,
+    RunningServer,
+    fresh_postgres,
+    player,
+    require_services,
+    run_async,
+    start_game,
+    token_of,
+)
 
-POSTGRES = "postgresql://postgres@127.0.0.1:5432"
-REDIS = "redis://127.0.0.1:6379/0"
 TAKEOVER_SECONDS = 5.0
-
-
-def services_reachable() -> bool:
-    try:
-        with psycopg.connect(f"{POSTGRES}/postgres", connect_timeout=3):
-            pass
-        redis.Redis.from_url(REDIS, socket_timeout=3).ping()
-        return True
-    except Exception:
-        return False
 
 
 @pytest.fixture
 def two_servers(tmp_path: Path) -> Iterator[tuple[RunningServer, RunningServer]]:
     """Two processes on a fresh PostgreSQL database (dropped afterwards) and the local Redis."""
-    if not services_reachable():
-        if os.environ.get("CI"):
-            pytest.fail("CI needs the local PostgreSQL and Redis")
-        pytest.skip("no PostgreSQL at 127.0.0.1:5432 or no Redis at 127.0.0.1:6379")
-    name = f"ohhell_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    servers: list[RunningServer] = []
-    try:
-        for index in range(2):
-            server = RunningServer(
-                f"{POSTGRES}/{name}",
-                log_path=tmp_path / f"server-{index}.log",
-                extra=["--redis", REDIS, "--computer-processes", "0"],
-            )
-            servers.append(server.start())
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            server.stop()
-        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    require_services(redis_too=True)
+    with fresh_postgres() as url:
+        servers: list[RunningServer] = []
+        try:
+            for index in range(2):
+                server = RunningServer(
+                    url,
+                    log_path=tmp_path / f"server-{index}.log",
+                    extra=["--redis", REDIS, "--computer-processes", "0"],
+                )
+                servers.append(server.start())
+            yield servers[0], servers[1]
+        finally:
+            for server in servers:
+                server.stop()
 
 
 class Seat:

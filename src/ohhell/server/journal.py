@@ -238,6 +238,10 @@ class Journal:
                 alone.append(exc)
         return alone
 
+    async def reconnect(self) -> None:
+        """Drop the connection (in the journal's thread, between batches); the next write opens a new one."""
+        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
+
     async def close(self) -> None:
         """Finish the writes already submitted, then release the connection."""
         while (self._pending or self._writing) and self._writer is not None and not self._writer.done():

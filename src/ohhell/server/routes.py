@@ -30,6 +30,7 @@ from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables, rebuild
 from ohhell.server.thinkers import Thinkers
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
+from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
 
 HERE: Final = Path(__file__).parent
@@ -92,6 +93,7 @@ def game_router(config: ServerConfig) -> APIRouter:
         await relay.start()
         holder["tables"], holder["relay"] = tables, relay
         app.state.live_tables = lambda: len(tables)  # what /healthz reports
+        database_back(app).append(store.reconnect)
         try:
             yield
         finally:

@@ -86,6 +86,11 @@ class Store:
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.journal = Journal(url, **engine_options)
 
+    async def reconnect(self) -> None:
+        """Drop every connection, so that the next ones open the database afresh (it was replaced or repaired)."""
+        await self.engine.dispose()
+        await self.journal.reconnect()
+
     async def close(self) -> None:
         """Finish the writes under way and release the connections."""
         await self.journal.close()

@@ -24,6 +24,7 @@ from ohhell.server.routes import game_router
 from ohhell.site import schema
 from ohhell.web import failures
 from ohhell.web.config import ServerConfig
+from ohhell.web.database import database_back
 from ohhell.web.guards import BodyGuard
 from ohhell.web.identity import PlayerCookie
 from ohhell.web.pages import feature_templates
@@ -37,7 +38,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     """The application for one database; the schema is brought up to date at startup."""
     problem: dict[str, str | None] = {"database": None}
 
-    async def bring_schema_up_to_date() -> bool:
+    async def bring_schema_up_to_date(app: FastAPI) -> bool:
         try:
             await asyncio.to_thread(schema.upgrade, config.database_url)
         except Exception as exc:
@@ -47,16 +48,18 @@ def create_app(config: ServerConfig) -> FastAPI:
             return False
         if problem["database"] is not None:
             log.warning("the database can be used again")
+            for reconnect in database_back(app):
+                await reconnect()
         problem["database"] = None
         return True
 
-    async def keep_trying() -> None:
-        while not await bring_schema_up_to_date():
+    async def keep_trying(app: FastAPI) -> None:
+        while not await bring_schema_up_to_date(app):
             await asyncio.sleep(SCHEMA_RETRY_SECONDS)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        retrying = None if await bring_schema_up_to_date() else asyncio.create_task(keep_trying())
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
         try:
             yield
         finally:

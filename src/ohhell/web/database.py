@@ -13,6 +13,7 @@ so that a crowd that loaded many games leaves no large caches behind.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -73,6 +74,19 @@ def create_sync_engine(url: str, **options: Any) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def database_back(app: Any) -> list[Callable[[], Awaitable[None]]]:
+    """What to call once the database can be used again after failing (each feature drops its connections).
+
+    The site calls these when its schema check succeeds after a failure: a connection opened on a damaged or
+    missing file would otherwise keep failing after the file was replaced.
+    """
+    hooks: list[Callable[[], Awaitable[None]]] | None = getattr(app.state, "database_back", None)
+    if hooks is None:
+        hooks = []
+        app.state.database_back = hooks
+    return hooks
 
 
 def alembic_config(url: str, migrations: Path) -> Config:

@@ -1,5 +1,6 @@
 """How the site answers what went wrong: refused input names the field, an unusable database is a 503.
 
+- A refusal (403, 404, …) asked for by a browser's page load is a page that says it, not JSON.
 - A request that does not validate gets 422 with each problem's field (``loc``) and sentence (``msg``), never
   the input itself (FastAPI's default echoes it, which turned one large body into a 56 MB answer, and a ``NaN``
   in it into a 500). A path that names nothing (``/games/abc``) is a 404.
@@ -14,11 +15,13 @@ import sqlite3
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +54,19 @@ def install(app: FastAPI, templates: Jinja2Templates) -> None:
                 request, "error.html", {"title": title, "message": message}, status_code=status, headers=headers
             )
         return JSONResponse({"detail": message}, status_code=status, headers=headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, error: StarletteHTTPException) -> Response:
+        if wants_page(request) and error.status_code >= 400:
+            titles = {403: "Not your game", 404: "Not found", 410: "Gone"}
+            return templates.TemplateResponse(
+                request,
+                "error.html",
+                {"title": titles.get(error.status_code, "Not possible"), "message": str(error.detail)},
+                status_code=error.status_code,
+                headers=error.headers,
+            )
+        return await http_exception_handler(request, error)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:

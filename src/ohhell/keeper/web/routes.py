@@ -45,6 +45,7 @@ from ohhell.keeper.web.view import sheet_state, sheet_summary
 from ohhell.rules import PRESETS, Rules
 from ohhell.web import house_rules
 from ohhell.web.config import ServerConfig
+from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
 
 HERE: Final = Path(__file__).parent
@@ -92,8 +93,9 @@ def keeper_router(config: ServerConfig) -> APIRouter:
             bell.set()
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         holder["store"] = SheetStore(config.database_url)
+        database_back(app).append(holder["store"].engine.dispose)
         try:
             yield
         finally:
