@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import socket
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
@@ -20,8 +19,9 @@ from server.serving import RunningServer, fresh_postgres, player, require_servic
 HUGE_IDS = ["2147483648", "99999999999999999999", "-1", "0", str(2**63), "1e3", "abc", "%00"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def hostile_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RunningServer]:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def hostile_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    tmp_path = tmp_path_factory.mktemp(request.param)
     log = tmp_path / "server.log"
     if request.param == "sqlite":
         running = RunningServer(f"sqlite:///{tmp_path / 'games.sqlite3'}", log_path=log).start()

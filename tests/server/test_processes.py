@@ -133,7 +133,7 @@ def test_any_process_serves_any_game_and_a_killed_owner_is_replaced(
             if not there.state["deal"]["my_turn"]:
                 await there.until_my_turn()
             for _ in range(3):
-                await there.move()  # and the game goes on there
+                await there.move()  # and the game goes on there, moves sent during the takeover included
             return took, there.acknowledged, there.state
 
     took, acknowledged, state = run_async(scenario)

@@ -15,11 +15,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
 
 from ohhell.actions import action_text
 from ohhell.game import Game
 from ohhell.rules import Rules
+from ohhell.server.journal import ConflictError
 from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction
 from ohhell.server.table import rebuild
 from ohhell.site import schema
@@ -115,7 +115,7 @@ def test_a_second_writer_of_the_same_position_fails_and_writes_nothing(db: Datab
         try:
             created = await store.create_game(new_game())
             await log_some_actions(store, created.id, 1)
-            with pytest.raises(IntegrityError):
+            with pytest.raises(ConflictError):
                 await store.append_action(
                     created.id, StoredAction(0, 0, 1, "bid 3"), Progress(True, [99, 0, 0, 0], [0])
                 )

@@ -175,6 +175,15 @@ def _bid_text(reason: PublicReason, facts: PublicFacts, name: str) -> str:
     return f"{name} bid {bid}, expecting that bid to score the most."
 
 
+def possessive(name: str) -> str:
+    """``Bob's``; ``your`` for a person who kept the table's default name "You".
+
+    >>> possessive("Bob"), possessive("You")
+    ("Bob's", 'your')
+    """
+    return "your" if name == "You" else f"{name}'s"
+
+
 def _play_text(reason: PublicReason, facts: PublicFacts, names: Sequence[str], you: int | None) -> str:
     seat = facts.seat
     name = names[seat]
@@ -207,7 +216,7 @@ def _play_text(reason: PublicReason, facts: PublicFacts, names: Sequence[str], y
         if best is None:
             aim = ", not playing for this trick" if need > 0 else ", hoping not to win the trick"
         elif not takes:
-            owner = "your" if facts.winning_seat == you else f"{names[facts.winning_seat or 0]}'s"
+            owner = "your" if facts.winning_seat == you else possessive(names[facts.winning_seat or 0])
             leave = "leaving the trick to" if need > 0 else "staying under"
             aim = f", {leave} {owner} {card_name(best)}"
         elif not last:

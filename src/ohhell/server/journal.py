@@ -2,41 +2,47 @@
 
 Every write a table makes (an action with the game's progress, Next hand, giving up, a new game) is handed to
 :meth:`Journal.submit`, which returns once the write is committed: an action is announced only after that, so a
-crash never loses one that was acknowledged. One thread of its own holds the database connection; while it
-commits a batch, the writes that arrive meanwhile gather into the next one, so a busy server commits hundreds of
-actions per transaction and a quiet one commits each at once. The statements are SQLAlchemy Core (an
-``executemany`` insert of the actions, one update per game), with none of the ORM's per-row work.
+crash never loses one that was acknowledged. While a batch is being committed, the writes that arrive meanwhile
+gather into the next one, so a busy server commits hundreds of actions per transaction and a quiet one commits
+each at once.
 
-A batch that breaks a constraint (a second writer of the same ``seq``) is written again one write at a time, so
-that only the offending write fails. Any other failure (a locked or missing database) fails every write of the
-batch; the callers decide whether to try again.
+The journal talks to the database without threads, so that no write waits for the interpreter lock behind the
+event loop: SQLite through its own module on the event loop itself (a batch is a few plain statements and one
+commit; a lock held by another process is never waited for inside SQLite, but tried again a little later, up to
+:data:`BUSY_SECONDS`), PostgreSQL through psycopg's asyncio connection. Its statements are written out here, over
+the tables of :mod:`ohhell.server.models` (a test checks that they agree with the models, on both databases).
+
+A batch that breaks a constraint (a second writer of the same ``seq``: another process took the table over) is
+written again one write at a time, so that only the offending write fails, with :class:`ConflictError`. Any
+other failure (a locked, missing or damaged database) fails every write of the batch with the database's error;
+the callers decide whether to try again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import sqlite3
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from datetime import datetime
+from typing import Any, Final, Protocol
 
-from sqlalchemy import Connection, Table, bindparam, insert, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
 
-from ohhell.server.models import ActionRow, GameRow
-from ohhell.web.database import create_sync_engine
 from ohhell.web.models import utc_now
 
 log = logging.getLogger(__name__)
 
 MAX_BATCH: Final = 2000
 """The most writes one transaction takes."""
-SQLITE_BUSY_SECONDS: Final = 2.0
-"""How long a write waits for another process's lock on a SQLite file before it fails (and is tried again)."""
-
-ACTIONS: Final[Table] = ActionRow.__table__  # type: ignore[assignment]
-GAMES: Final[Table] = GameRow.__table__  # type: ignore[assignment]
+BUSY_SECONDS: Final = 2.0
+"""How long a write keeps trying while another process holds SQLite's write lock, before it fails."""
+BUSY_PAUSE_SECONDS: Final = 0.02
+SQLITE_TIME: Final = "%Y-%m-%d %H:%M:%S.%f"
+"""How SQLAlchemy writes a time into SQLite, so that the rows read back the same whoever wrote them."""
 
 
 @dataclass(frozen=True)
@@ -97,83 +103,248 @@ class CreateGame:
 
 Write = AppendAction | ChangeGame | CreateGame
 
+GAME_COLUMNS: Final = frozenset({"shown_deal", "action_count", "finished", "totals", "winners", "resigned"})
+"""The game row's columns a write may change (besides ``updated_at``)."""
+JSON_COLUMNS: Final = frozenset({"rules", "seats", "totals", "winners"})
+
+
+class ConflictError(RuntimeError):
+    """The write breaks a constraint: the log already has that position (another process wrote it)."""
+
 
 def progress_values(progress: Progress) -> tuple[tuple[str, Any], ...]:
     """The game row's columns that :class:`Progress` sets."""
     return (("finished", progress.finished), ("totals", progress.totals), ("winners", progress.winners))
 
 
-def _run(connection: Connection, writes: Sequence[Write]) -> list[int | None]:
-    """Perform ``writes`` in order on ``connection`` (inside its transaction); the results by write."""
-    now = utc_now()
-    results: list[int | None] = []
-    actions: list[dict[str, Any]] = []
-    changes: dict[int, dict[str, Any]] = {}
-    for write in writes:
+@dataclass
+class _Plan:
+    """A batch as statements: the new games (in order), the action rows, each game's changed columns."""
+
+    creates: list[tuple[int, NewGame]]
+    actions: list[AppendAction]
+    changes: dict[int, dict[str, Any]]
+
+
+def _plan(writes: Sequence[Write]) -> _Plan:
+    plan = _Plan([], [], {})
+    for index, write in enumerate(writes):
         if isinstance(write, CreateGame):
-            new = write.game
-            row = {
-                "created_at": now,
-                "updated_at": now,
-                "deal_number": new.deal_number,
-                "rules": new.rules,
-                "first_dealer": new.first_dealer,
-                "seats": new.seats,
-                "owner": new.owner,
-                "shown_deal": 0,
-                "action_count": 0,
-                "finished": False,
-                "replay_of": new.replay_of,
-            }
-            results.append(connection.execute(insert(GAMES).returning(GAMES.c.id), row).scalar_one())
+            plan.creates.append((index, write.game))
             continue
-        results.append(None)
-        change = changes.setdefault(write.game_id, {})
+        change = plan.changes.setdefault(write.game_id, {})
         if isinstance(write, AppendAction):
-            action = write.action
-            actions.append(
-                {
-                    "game_id": write.game_id,
-                    "seq": action.seq,
-                    "deal_index": action.deal_index,
-                    "seat": action.seat,
-                    "action": action.action,
-                    "reason": action.reason,
-                    "created_at": now,
-                }
-            )
-            change["action_count"] = action.seq + 1
+            plan.actions.append(write)
+            change["action_count"] = write.action.seq + 1
             change.update(progress_values(write.progress))
         else:
             change.update(write.values)
-    if actions:
-        connection.execute(insert(ACTIONS), actions)
-    for columns, rows in _grouped(changes, now):
-        statement = (
-            update(GAMES).where(GAMES.c.id == bindparam("game_id_")).values({name: bindparam(name) for name in columns})
-        )
-        connection.execute(statement, rows)
-    return results
+        if not GAME_COLUMNS.issuperset(change):
+            raise ValueError(f"a game row has no columns {sorted(set(change) - GAME_COLUMNS)}")
+    return plan
 
 
-def _grouped(changes: dict[int, dict[str, Any]], now: Any) -> Iterable[tuple[tuple[str, ...], list[dict[str, Any]]]]:
-    """The game-row updates, grouped by the columns they set (one ``executemany`` each)."""
-    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for game_id, values in changes.items():
-        row = {**values, "updated_at": now}
-        groups.setdefault(tuple(sorted(row)), []).append({**row, "game_id_": game_id})
-    return groups.items()
+_INSERT_GAME: Final = (
+    "INSERT INTO games (created_at, updated_at, deal_number, rules, first_dealer, seats, owner, shown_deal,"
+    " action_count, finished, totals, winners, replay_of) VALUES ({}) RETURNING id"
+)
+_INSERT_ACTION: Final = "INSERT INTO actions (game_id, seq, deal_index, seat, action, reason, created_at) VALUES ({})"
+
+
+def _update_game(columns: Sequence[str], mark: str) -> str:
+    sets = ", ".join(f"{name} = {mark}" for name in (*columns, "updated_at"))
+    return f"UPDATE games SET {sets} WHERE id = {mark}"
+
+
+class _Backend(Protocol):
+    async def write(self, writes: Sequence[Write]) -> list[int | None]: ...
+
+    async def close(self) -> None: ...
+
+
+class _Sqlite:
+    """SQLite on the event loop: plain statements, one commit, never a wait inside SQLite for another's lock."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._connection: sqlite3.Connection | None = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            connection = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            connection.execute("PRAGMA synchronous=FULL")  # a commit is on disk before its moves are announced
+            connection.execute("PRAGMA cache_size=-1024")
+            self._connection = connection
+        return self._connection
+
+    async def write(self, writes: Sequence[Write]) -> list[int | None]:
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                return self._write_now(writes)
+            except sqlite3.OperationalError as exc:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(BUSY_PAUSE_SECONDS)
+
+    def _write_now(self, writes: Sequence[Write]) -> list[int | None]:
+        connection = self._open()
+        plan = _plan(writes)
+        now = utc_now().strftime(SQLITE_TIME)
+        results: list[int | None] = [None] * len(writes)
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for index, new in plan.creates:
+                row = connection.execute(
+                    _INSERT_GAME.format(", ".join("?" * 13)),
+                    (
+                        now,
+                        now,
+                        new.deal_number,
+                        json.dumps(new.rules),
+                        new.first_dealer,
+                        json.dumps(new.seats),
+                        new.owner,
+                        0,
+                        0,
+                        False,
+                        "null",
+                        "null",
+                        new.replay_of,
+                    ),
+                ).fetchone()
+                results[index] = int(row[0])
+            connection.executemany(
+                _INSERT_ACTION.format(", ".join("?" * 7)),
+                [
+                    (w.game_id, w.action.seq, w.action.deal_index, w.action.seat, w.action.action, w.action.reason, now)
+                    for w in plan.actions
+                ],
+            )
+            for game_id, values in plan.changes.items():
+                columns = sorted(values)
+                connection.execute(
+                    _update_game(columns, "?"),
+                    [*(json.dumps(values[c]) if c in JSON_COLUMNS else values[c] for c in columns), now, game_id],
+                )
+            connection.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            connection.execute("ROLLBACK")
+            raise ConflictError(str(exc)) from exc
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        return results
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
+class _Postgres:
+    """PostgreSQL through psycopg's asyncio connection: a pipeline of statements and one commit per batch."""
+
+    def __init__(self, conninfo: str, connect_args: dict[str, Any]) -> None:
+        self.conninfo = conninfo
+        self.connect_args = connect_args
+        self._connection: Any = None
+
+    async def _open(self) -> Any:
+        import psycopg
+
+        if self._connection is None or self._connection.closed:
+            self._connection = await psycopg.AsyncConnection.connect(self.conninfo, **self.connect_args)
+        return self._connection
+
+    async def write(self, writes: Sequence[Write]) -> list[int | None]:
+        import psycopg
+        from psycopg.types.json import Json
+
+        connection = await self._open()
+        plan = _plan(writes)
+        now: datetime = utc_now()
+        results: list[int | None] = [None] * len(writes)
+        try:
+            async with connection.transaction(), connection.cursor() as cursor:
+                for index, new in plan.creates:
+                    await cursor.execute(
+                        _INSERT_GAME.format(", ".join(["%s"] * 13)),
+                        (
+                            now,
+                            now,
+                            new.deal_number,
+                            Json(new.rules),
+                            new.first_dealer,
+                            Json(new.seats),
+                            new.owner,
+                            0,
+                            0,
+                            False,
+                            None,
+                            None,
+                            new.replay_of,
+                        ),
+                    )
+                    row = await cursor.fetchone()
+                    results[index] = int(row[0])
+                if plan.actions:
+                    await cursor.executemany(
+                        _INSERT_ACTION.format(", ".join(["%s"] * 7)),
+                        [
+                            (
+                                w.game_id,
+                                w.action.seq,
+                                w.action.deal_index,
+                                w.action.seat,
+                                w.action.action,
+                                w.action.reason,
+                                now,
+                            )
+                            for w in plan.actions
+                        ],
+                    )
+                for game_id, values in plan.changes.items():
+                    columns = sorted(values)
+                    await cursor.execute(
+                        _update_game(columns, "%s"),
+                        [*(Json(values[c]) if c in JSON_COLUMNS else values[c] for c in columns), now, game_id],
+                    )
+        except psycopg.errors.IntegrityError as exc:
+            raise ConflictError(str(exc)) from exc
+        except psycopg.OperationalError:
+            await self.close()  # a broken connection is opened afresh by the next write
+            raise
+        return results
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            try:
+                await self._connection.close()
+            finally:
+                self._connection = None
+
+
+def _backend(url: str, connect_args: dict[str, Any]) -> _Backend:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _Sqlite(parsed.database or ":memory:")
+    if parsed.get_backend_name() == "postgresql":
+        return _Postgres(parsed.set(drivername="postgresql").render_as_string(hide_password=False), connect_args)
+    raise ValueError(f"unsupported database {parsed.get_backend_name()!r}: use a sqlite:/// or postgresql:// URL")
 
 
 class Journal:
-    """Group-committing writer of one database. :meth:`submit` a write; :meth:`close` when done."""
+    """Group-committing writer of one database. :meth:`submit` a write; :meth:`close` when done.
 
-    def __init__(self, url: str, **engine_options: Any) -> None:
-        options = dict(engine_options)
-        if url.startswith("sqlite"):
-            options.setdefault("connect_args", {}).setdefault("timeout", SQLITE_BUSY_SECONDS)
-        self.engine = create_sync_engine(url, pool_size=1, max_overflow=0, **options)
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="ohhell-journal")
+    ``connect_args`` go to the PostgreSQL connection (the tests confine themselves to a schema with ``options``).
+    """
+
+    def __init__(self, url: str, connect_args: dict[str, Any] | None = None) -> None:
+        self._backend = _backend(url, dict(connect_args or {}))
         self._pending: list[tuple[Write, asyncio.Future[int | None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -184,7 +355,7 @@ class Journal:
     async def submit(self, write: Write) -> int | None:
         """Write ``write``; return once it is committed (its result: a new game's id, else ``None``).
 
-        Raises what the database raised if the write was not made.
+        Raises :class:`ConflictError`, or what the database raised, if the write was not made.
         """
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches(), name="ohhell-journal")
@@ -194,20 +365,15 @@ class Journal:
         return await asyncio.shield(future)
 
     async def _write_batches(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             await self._wake.wait()
             self._wake.clear()
+            await asyncio.sleep(0)  # let the writes of this moment of the loop join the batch
             while self._pending:
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                writes = [write for write, _ in batch]
                 self._writing = True
                 try:
-                    results: list[int | BaseException | None] = list(
-                        await loop.run_in_executor(self._thread, self._write, writes)
-                    )
-                except Exception as exc:
-                    results = [exc] * len(batch)
+                    results = await self._write([write for write, _ in batch])
                 finally:
                     self._writing = False
                 for (_, future), result in zip(batch, results, strict=True):
@@ -218,29 +384,31 @@ class Journal:
                     else:
                         future.set_result(result)
 
-    def _write(self, writes: Sequence[Write]) -> Sequence[int | BaseException | None]:
-        """In the journal's thread: the whole batch in one transaction, or each write alone after a conflict."""
+    async def _write(self, writes: Sequence[Write]) -> Sequence[int | BaseException | None]:
+        """The whole batch in one transaction, or each write alone after a conflict; a failure fails them all."""
         try:
-            with self.engine.begin() as connection:
-                results = _run(connection, writes)
+            results: Sequence[int | BaseException | None] = await self._backend.write(writes)
             self.batches += 1
             return results
-        except IntegrityError:
+        except ConflictError as conflict:
             if len(writes) == 1:
-                raise
+                return [conflict]
+        except Exception as exc:
+            return [exc] * len(writes)
         alone: list[int | BaseException | None] = []
         for write in writes:
             try:
-                with self.engine.begin() as connection:
-                    alone.extend(_run(connection, [write]))
+                alone.extend(await self._backend.write([write]))
                 self.batches += 1
             except Exception as exc:
                 alone.append(exc)
         return alone
 
     async def reconnect(self) -> None:
-        """Drop the connection (in the journal's thread, between batches); the next write opens a new one."""
-        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
+        """Drop the connection (between batches); the next write opens a new one."""
+        while self._writing:
+            await asyncio.sleep(0.01)
+        await self._backend.close()
 
     async def close(self) -> None:
         """Finish the writes already submitted, then release the connection."""
@@ -249,5 +417,4 @@ class Journal:
         if self._writer is not None:
             self._writer.cancel()
             await asyncio.gather(self._writer, return_exceptions=True)
-        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
-        self._thread.shutdown(wait=True)
+        await self._backend.close()

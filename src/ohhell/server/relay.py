@@ -72,6 +72,8 @@ class Link:
         """The owning process, when relayed."""
         self.closed = False
         self._still_at = 0.0
+        self._ready = asyncio.Event()
+        """Clear while the link is (re)opening: what the socket sends meanwhile waits for it, and is not lost."""
 
     @property
     def seat(self) -> int:
@@ -79,6 +81,13 @@ class Link:
 
     async def open(self) -> None:
         """Join the table here, or attach to its owner (:class:`~ohhell.server.store.GameNotFoundError` if none)."""
+        self._ready.clear()
+        try:
+            await self._open()
+        finally:
+            self._ready.set()
+
+    async def _open(self) -> None:
         tables, hub = self.relay.tables, self.relay.hub
         for _ in range(OPEN_ATTEMPTS):
             try:
@@ -99,7 +108,8 @@ class Link:
         raise TableClosedError(f"table {self.game_id} could not be reached")
 
     async def receive(self, text: str | bytes) -> None:
-        """A message from the socket, to the table here or to its owner."""
+        """A message from the socket, to the table here or to its owner (once the link is open)."""
+        await self._ready.wait()
         if self.table is not None:
             await self.table.receive(self.socket, text)
         elif self.owner is not None:
@@ -110,6 +120,7 @@ class Link:
         """Go again: the table moved (its owner died, or this process lost it)."""
         if self.closed:
             return
+        self._ready.clear()
         self._leave()
         try:
             await self.open()

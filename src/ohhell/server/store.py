@@ -84,7 +84,7 @@ class Store:
     def __init__(self, url: str, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self.journal = Journal(url, **engine_options)
+        self.journal = Journal(url, engine_options.get("connect_args"))
 
     async def reconnect(self) -> None:
         """Drop every connection, so that the next ones open the database afresh (it was replaced or repaired)."""

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 import orjson
-from sqlalchemy.exc import IntegrityError
 
 from ohhell.actions import Action, action_text, bid, change, choose_trump, parse_action, play
 from ohhell.cards import SUIT_LETTERS, parse_card
@@ -36,6 +35,7 @@ from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import snapshot, wording
 from ohhell.server.hub import Hub, SoloHub
+from ohhell.server.journal import ConflictError
 from ohhell.server.messages import (
     BadMessageError,
     BidMessage,
@@ -346,7 +346,7 @@ class Table:
                 StoredAction(seq=seq, deal_index=deal.deal_index, seat=seat, action=action_text(action), reason=reason),
                 Progress(finished=game.is_over, totals=list(game.totals), winners=game.winners),
             )
-        except IntegrityError as exc:  # the log has this position already: another process wrote it
+        except ConflictError as exc:  # the log has this position already: another process wrote it
             game.undo()
             self.closed = True
             if self.on_conflict is not None:

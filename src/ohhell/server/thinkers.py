@@ -4,8 +4,9 @@ A decision is asked for with one seat's :class:`~ohhell.view.SeatView` and answe
 :class:`~ohhell.server.players.Move`; nothing else crosses to the workers, so a worker never holds a hidden card.
 
 - The quick levels (Easy, Normal) and Hints decide in about a tenth of a millisecond. They go to
-  ``quick_processes`` worker processes in batches: while a batch is being decided, the requests of every table
-  gather into the next one, so a busy server pays one round trip to a worker for hundreds of decisions.
+  ``quick_processes`` worker processes in batches, over pipes the event loop reads itself (a thread in between
+  would wait for the interpreter lock behind the loop): while a batch is being decided, the requests of every
+  table gather into the next one, so a busy server pays one round trip to a worker for hundreds of decisions.
 - The searching level (Hard) thinks for its budget of time, one decision per call, in ``processes`` workers of
   its own, so that a search never delays a quick player.
 
@@ -18,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import pickle
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from multiprocessing.connection import Connection
 from typing import Final, TypeVar
 
 from ohhell.server.players import Move, bot_for, decide_seeded, hint
@@ -120,48 +123,113 @@ class _Pool:
                 process.terminate()
 
 
-class _Batches:
-    """Requests gathered into batches, one batch in flight per worker."""
+def _serve_pipe(pipe: Connection, parent: int) -> None:
+    """A quick worker's life: read a batch of requests from the pipe, answer it, until the pipe closes."""
+    _follow_parent(parent)
+    _warm_up()
+    while True:
+        try:
+            requests = pickle.loads(pipe.recv_bytes())
+        except (EOFError, OSError):
+            return
+        pipe.send_bytes(pickle.dumps(answer_all(requests), protocol=pickle.HIGHEST_PROTOCOL))
 
-    def __init__(self, pool: _Pool) -> None:
-        self.pool = pool
+
+class _PipeWorker:
+    """One quick worker process, spoken to over a pipe straight from the event loop (no thread in between)."""
+
+    def __init__(self, on_free: Callable[[], None]) -> None:
+        context = get_context("spawn")
+        self.pipe, child = context.Pipe(duplex=True)
+        self.process = context.Process(
+            target=_serve_pipe, args=(child, os.getpid()), name="ohhell-quick-worker", daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.batch: list[tuple[Request, asyncio.Future[Move]]] | None = None
+        self.alive = True
+        self._on_free = on_free
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(self.pipe.fileno(), self._readable)
+
+    def send(self, batch: list[tuple[Request, asyncio.Future[Move]]]) -> None:
+        self.batch = batch
+        self.pipe.send_bytes(pickle.dumps([request for request, _ in batch], protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _readable(self) -> None:
+        try:
+            answers: list[Move | Exception] = pickle.loads(self.pipe.recv_bytes())
+        except (EOFError, OSError):
+            self._died()
+            return
+        batch, self.batch = self.batch or [], None
+        for (_, future), result in zip(batch, answers, strict=True):
+            if future.done():
+                continue
+            if isinstance(result, Exception):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
+        self._on_free()
+
+    def _died(self) -> None:
+        self.alive = False
+        self._loop.remove_reader(self.pipe.fileno())
+        self._on_free()
+
+    def close(self) -> None:
+        if self.alive:
+            self.alive = False
+            self._loop.remove_reader(self.pipe.fileno())
+        self.pipe.close()
+        self.process.join(timeout=CLOSE_SECONDS)
+        if self.process.is_alive():
+            self.process.terminate()
+
+
+class _Batches:
+    """Requests gathered into batches for the quick workers, one batch in flight per worker.
+
+    While every worker is busy, the requests of all tables gather; a worker that answers takes the next batch at
+    once. A worker that dies is replaced, and the batch it held is decided again by another.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.size = workers
+        self.workers: list[_PipeWorker] = []
         self.pending: list[tuple[Request, asyncio.Future[Move]]] = []
-        self.in_flight = 0
+
+    def start(self) -> None:
+        while len(self.workers) < self.size:
+            self.workers.append(_PipeWorker(self._send))
 
     def submit(self, request: Request) -> asyncio.Future[Move]:
+        self.start()
         future: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
         self.pending.append((request, future))
         self._send()
         return future
 
     def _send(self) -> None:
-        while self.pending and self.in_flight < self.pool.workers:
-            batch, self.pending = self.pending[:MAX_BATCH], self.pending[MAX_BATCH:]
-            self.in_flight += 1
-            sent = asyncio.wrap_future(self.pool.submit(answer_all, [request for request, _ in batch]))
-            sent.add_done_callback(lambda done, batch=batch: self._answered(done, batch))  # type: ignore[misc]
+        for worker in list(self.workers):
+            if not worker.alive:
+                log.warning("a quick computer players' worker process died: starting another")
+                self.workers.remove(worker)
+                if worker.batch:
+                    self.pending[:0] = worker.batch
+                worker.close()
+                self.workers.append(_PipeWorker(self._send))
+        for worker in self.workers:
+            if not self.pending:
+                return
+            if worker.batch is None and worker.alive:
+                batch, self.pending = self.pending[:MAX_BATCH], self.pending[MAX_BATCH:]
+                worker.send(batch)
 
-    def _answered(
-        self, done: asyncio.Future[list[Move | Exception]], batch: list[tuple[Request, asyncio.Future[Move]]]
-    ) -> None:
-        self.in_flight -= 1
-        if done.cancelled() or done.exception() is not None:
-            if isinstance(done.exception(), BrokenProcessPool):
-                self.pool.renew()
-                self.pending[:0] = batch  # the replacement decides them again
-            else:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(done.exception() or asyncio.CancelledError())
-        else:
-            for (_, future), result in zip(batch, done.result(), strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, Exception):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
-        self._send()
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.close()
+        self.workers.clear()
 
 
 class Thinkers:
@@ -171,12 +239,14 @@ class Thinkers:
         self.processes = processes
         self._thread: Executor = ThreadPoolExecutor(1, thread_name_prefix="ohhell-computer")
         self._searching = _Pool(processes) if processes else None
-        self._quick = _Batches(_Pool(quick_processes)) if processes and quick_processes else None
+        self._quick = _Batches(quick_processes) if processes and quick_processes else None
 
     async def start(self) -> None:
         """Start the worker processes now rather than at the first decision."""
-        pools = [p for p in (self._searching, self._quick.pool if self._quick else None) if p is not None]
-        await asyncio.gather(*(pool.warm() for pool in pools))
+        if self._quick is not None:
+            self._quick.start()
+        if self._searching is not None:
+            await self._searching.warm()
 
     async def decide(self, level: str, view: SeatView, seed: str, names: Sequence[str] = ()) -> Move:
         """The move of the computer player of ``level`` for ``view.seat``; ``seed`` seeds its random generator.
@@ -204,6 +274,7 @@ class Thinkers:
     def close(self) -> None:
         """Stop the workers now, dropping decisions not yet made."""
         self._thread.shutdown(wait=False, cancel_futures=True)
-        for pool in (self._searching, self._quick.pool if self._quick else None):
-            if pool is not None:
-                pool.close()
+        if self._searching is not None:
+            self._searching.close()
+        if self._quick is not None:
+            self._quick.close()

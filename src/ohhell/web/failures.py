@@ -14,6 +14,7 @@ import logging
 import sqlite3
 from typing import Any, Final
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -29,7 +30,14 @@ RETRY_AFTER_SECONDS: Final = 5
 DATABASE_DOWN: Final = (
     "The game database cannot be used right now (it is down, locked or damaged): try again in a moment."
 )
-DATABASE_ERRORS: Final = (OperationalError, DBAPIError, PoolTimeoutError, sqlite3.DatabaseError, ConnectionError)
+DATABASE_ERRORS: Final = (
+    OperationalError,
+    DBAPIError,
+    PoolTimeoutError,
+    sqlite3.DatabaseError,
+    psycopg.Error,
+    ConnectionError,
+)
 """What a database that cannot be used raises, whichever driver."""
 
 
