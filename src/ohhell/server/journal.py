@@ -21,6 +21,7 @@ the callers decide whether to try again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -41,6 +42,7 @@ MAX_BATCH: Final = 2000
 BUSY_SECONDS: Final = 2.0
 """How long a write keeps trying while another process holds SQLite's write lock, before it fails."""
 BUSY_PAUSE_SECONDS: Final = 0.02
+CHECKPOINT_SECONDS: Final = 2.0
 SQLITE_TIME: Final = "%Y-%m-%d %H:%M:%S.%f"
 """How SQLAlchemy writes a time into SQLite, so that the rows read back the same whoever wrote them."""
 
@@ -79,11 +81,12 @@ class NewGame:
 
 @dataclass(frozen=True)
 class AppendAction:
-    """Write one action at the end of a game's log (its ``seq`` must be the next one) and the game's progress."""
+    """Write one action at the end of a game's log (its ``seq`` must be the next one), with the game's progress
+    when it changes what the list of games shows (the end of a hand, of the game); ``action_count`` goes with it."""
 
     game_id: int
     action: StoredAction
-    progress: Progress
+    progress: Progress | None = None
 
 
 @dataclass(frozen=True)
@@ -132,12 +135,15 @@ def _plan(writes: Sequence[Write]) -> _Plan:
         if isinstance(write, CreateGame):
             plan.creates.append((index, write.game))
             continue
-        change = plan.changes.setdefault(write.game_id, {})
         if isinstance(write, AppendAction):
             plan.actions.append(write)
+            if write.progress is None:
+                continue
+            change = plan.changes.setdefault(write.game_id, {})
             change["action_count"] = write.action.seq + 1
             change.update(progress_values(write.progress))
         else:
+            change = plan.changes.setdefault(write.game_id, {})
             change.update(write.values)
         if not GAME_COLUMNS.issuperset(change):
             raise ValueError(f"a game row has no columns {sorted(set(change) - GAME_COLUMNS)}")
@@ -168,6 +174,8 @@ class _Sqlite:
     def __init__(self, path: str) -> None:
         self.path = path
         self._connection: sqlite3.Connection | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
+        self._written = False
 
     def _open(self) -> sqlite3.Connection:
         if self._connection is None:
@@ -176,14 +184,19 @@ class _Sqlite:
             connection.execute("PRAGMA foreign_keys=ON")
             connection.execute("PRAGMA synchronous=FULL")  # a commit is on disk before its moves are announced
             connection.execute("PRAGMA cache_size=-1024")
+            connection.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in a thread (_checkpoints), not here
             self._connection = connection
         return self._connection
 
     async def write(self, writes: Sequence[Write]) -> list[int | None]:
+        if self._checkpointer is None or self._checkpointer.done():
+            self._checkpointer = asyncio.create_task(self._checkpoints(), name="ohhell-journal-checkpoints")
         deadline = time.monotonic() + BUSY_SECONDS
         while True:
             try:
-                return self._write_now(writes)
+                results = self._write_now(writes)
+                self._written = True
+                return results
             except sqlite3.OperationalError as exc:
                 if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
                     raise
@@ -239,8 +252,38 @@ class _Sqlite:
             raise
         return results
 
+    async def _checkpoints(self) -> None:
+        """Every few seconds after writes, move the write-ahead log into the database file, in a thread.
+
+        A checkpoint copies pages and syncs the file: done by the committing connection (SQLite's default), it
+        would hold up the event loop for as long.
+        """
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            if not self._written:
+                continue
+            self._written = False
+            try:
+                await asyncio.to_thread(self._checkpoint)
+            except sqlite3.Error:
+                log.warning("journal: a checkpoint of %s failed; the next one tries again", self.path, exc_info=True)
+
+    def _checkpoint(self) -> None:
+        connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
+        try:
+            connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            connection.close()
+
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+            self._checkpointer = None
         if self._connection is not None:
+            if self._written:
+                with contextlib.suppress(sqlite3.Error):
+                    self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             self._connection.close()
             self._connection = None
 

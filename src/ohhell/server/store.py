@@ -1,5 +1,6 @@
-"""The games and their action logs in the database: reads through SQLAlchemy's async engine, writes through the
-:class:`~ohhell.server.journal.Journal` (many tables' actions in one transaction).
+"""The games and their action logs in the database: writes through the :class:`~ohhell.server.journal.Journal`
+(many tables' actions in one transaction), reads straight from SQLite on the event loop or through SQLAlchemy's
+async engine (psycopg's asyncio connections) on PostgreSQL.
 
 Every action is written as it happens, together with the game row's summary columns; :meth:`Store.load`
 returns the log that rebuilds the game.
@@ -7,11 +8,14 @@ returns the log that rebuilds the game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import json
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from ohhell.server.journal import (
@@ -26,6 +30,7 @@ from ohhell.server.journal import (
 )
 from ohhell.server.models import ActionRow, GameRow
 from ohhell.web.database import create_server_engine
+from ohhell.web.models import utc_now
 
 MAX_ID: Final = 2**31 - 1
 """The largest id a game can have (the databases' 32-bit integer); larger ids name no game."""
@@ -78,6 +83,111 @@ class GameNotFoundError(LookupError):
     """No game has that id."""
 
 
+_GAME_FIELDS: Final = (
+    "id, created_at, updated_at, deal_number, rules, first_dealer, seats, owner, shown_deal, action_count,"
+    " finished, totals, winners, replay_of, resigned"
+)
+
+
+def _time(text: str) -> datetime:
+    """A time as SQLite holds it (UTC, as SQLAlchemy and the journal write it)."""
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+class _SqliteReads:
+    """Reads of a SQLite file straight on the event loop: a game is a lookup by key and a scan of its log.
+
+    A thread in between (aiosqlite's) would wait for the interpreter lock behind the event loop at every step of
+    every read; these queries take a fraction of a millisecond in SQLite itself, and WAL readers never wait for
+    the writer.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._connection: sqlite3.Connection | None = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            connection = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+            connection.execute("PRAGMA cache_size=-1024")
+            connection.execute("PRAGMA query_only=ON")
+            self._connection = connection
+        return self._connection
+
+    def _row(self, row: tuple[Any, ...]) -> StoredGame:
+        (
+            game_id,
+            created,
+            updated,
+            number,
+            rules,
+            first,
+            seats,
+            owner,
+            shown,
+            count,
+            finished,
+            totals,
+            winners,
+            replay_of,
+            resigned,
+        ) = row
+        return StoredGame(
+            id=game_id,
+            created_at=_time(created),
+            updated_at=_time(updated),
+            deal_number=number,
+            rules=_json(rules),
+            first_dealer=first,
+            seats=_json(seats),
+            owner=owner,
+            shown_deal=shown,
+            action_count=count,
+            finished=bool(finished),
+            totals=_json(totals),
+            winners=_json(winners),
+            replay_of=replay_of,
+            resigned=resigned,
+        )
+
+    def game(self, game_id: int) -> StoredGame:
+        row = self._open().execute(f"SELECT {_GAME_FIELDS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"there is no game {game_id}")
+        return self._row(row)
+
+    def load(self, game_id: int) -> StoredGame:
+        connection = self._open()
+        connection.execute("BEGIN")  # the row and the log from one moment
+        try:
+            stored = self.game(game_id)
+            rows = connection.execute(
+                "SELECT seq, deal_index, seat, action, reason FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        finally:
+            connection.execute("COMMIT")
+        return replace(stored, actions=tuple(StoredAction(*fields) for fields in rows))
+
+    def games_of(self, owner: str, limit: int) -> list[StoredGame]:
+        rows = (
+            self._open()
+            .execute(
+                f"SELECT {_GAME_FIELDS} FROM games WHERE owner = ? ORDER BY updated_at DESC LIMIT ?", (owner, limit)
+            )
+            .fetchall()
+        )
+        return [self._row(row) for row in rows]
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
 class Store:
     """Games and actions in one database. Create with a URL; :meth:`close` when done."""
 
@@ -85,16 +195,22 @@ class Store:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.journal = Journal(url, engine_options.get("connect_args"))
+        parsed = make_url(url)
+        self._sqlite = _SqliteReads(parsed.database or ":memory:") if parsed.get_backend_name() == "sqlite" else None
 
     async def reconnect(self) -> None:
         """Drop every connection, so that the next ones open the database afresh (it was replaced or repaired)."""
         await self.engine.dispose()
         await self.journal.reconnect()
+        if self._sqlite is not None:
+            self._sqlite.close()
 
     async def close(self) -> None:
         """Finish the writes under way and release the connections."""
         await self.journal.close()
         await self.engine.dispose()
+        if self._sqlite is not None:
+            self._sqlite.close()
 
     # ----------------------------------------------------------------- writes (through the journal)
 
@@ -102,10 +218,27 @@ class Store:
         """Store a new game with an empty log."""
         game_id = await self.journal.submit(CreateGame(new))
         assert game_id is not None
-        return await self.load(game_id)
+        now = utc_now()
+        return StoredGame(
+            id=game_id,
+            created_at=now,
+            updated_at=now,
+            deal_number=new.deal_number,
+            rules=new.rules,
+            first_dealer=new.first_dealer,
+            seats=new.seats,
+            owner=new.owner,
+            shown_deal=0,
+            action_count=0,
+            finished=False,
+            totals=None,
+            winners=None,
+            replay_of=new.replay_of,
+        )
 
-    async def append_action(self, game_id: int, action: StoredAction, progress: Progress) -> None:
-        """Write one action at the end of the log (its ``seq`` must be the next one) and the game's progress.
+    async def append_action(self, game_id: int, action: StoredAction, progress: Progress | None = None) -> None:
+        """Write one action at the end of the log (its ``seq`` must be the next one), and the game's progress
+        with the action that ends a hand (the list of games shows it; the actions between change nothing it shows).
 
         A second writer of the same ``seq`` fails on the primary key, and nothing is written.
         """
@@ -125,6 +258,8 @@ class Store:
         """The game row alone (:class:`GameNotFoundError` if there is none)."""
         if not 1 <= game_id <= MAX_ID:
             raise GameNotFoundError(f"there is no game {game_id}")
+        if self._sqlite is not None:
+            return self._sqlite.game(game_id)
         async with self._sessions() as session:
             row = await session.get(GameRow, game_id)
             if row is None:
@@ -135,6 +270,8 @@ class Store:
         """The game and its whole log, in order."""
         if not 1 <= game_id <= MAX_ID:
             raise GameNotFoundError(f"there is no game {game_id}")
+        if self._sqlite is not None:
+            return self._sqlite.load(game_id)
         async with self._sessions() as session:
             row = await session.get(GameRow, game_id)
             if row is None:
@@ -149,6 +286,8 @@ class Store:
 
     async def games_of(self, owner: str, limit: int = 200) -> list[StoredGame]:
         """The games ``owner`` started, most recently played first (without their logs)."""
+        if self._sqlite is not None:
+            return self._sqlite.games_of(owner, limit)
         async with self._sessions() as session:
             result = await session.execute(
                 select(GameRow).where(GameRow.owner == owner).order_by(GameRow.updated_at.desc()).limit(limit)

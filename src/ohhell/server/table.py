@@ -153,7 +153,8 @@ class Table:
         """The number of actions so far: the ``seq`` of the next one."""
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
         self.names = tuple(seat.name for seat in self.seats)
-        self.shown_deal = stored.shown_deal if self._has_humans() else self.game.deal_index
+        self.has_humans = any(seat.is_human for seat in self.seats)
+        self.shown_deal = stored.shown_deal if self.has_humans else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
         self.reasons: dict[int, str] = {
             row.seq: row.reason for row in stored.actions if row.reason and row.seq >= first
@@ -184,9 +185,6 @@ class Table:
     def connections(self) -> list[Connection]:
         """Every connection, seat by seat."""
         return [c for seated in self._seated.values() for c in seated.connections]
-
-    def _has_humans(self) -> bool:
-        return any(seat.is_human for seat in self.seats)
 
     def seat_of(self, player: str) -> int | None:
         """The human seat that belongs to ``player``'s key, if any."""
@@ -344,7 +342,9 @@ class Table:
             await self.store.append_action(
                 self.id,
                 StoredAction(seq=seq, deal_index=deal.deal_index, seat=seat, action=action_text(action), reason=reason),
-                Progress(finished=game.is_over, totals=list(game.totals), winners=game.winners),
+                Progress(finished=game.is_over, totals=list(game.totals), winners=game.winners)
+                if deal.is_over
+                else None,
             )
         except ConflictError as exc:  # the log has this position already: another process wrote it
             game.undo()
@@ -361,7 +361,7 @@ class Table:
         self.seq = seq + 1
         if reason:
             self.reasons[seq] = reason
-        if not self._has_humans() and self.shown_deal != game.deal_index:
+        if not self.has_humans and self.shown_deal != game.deal_index:
             self._show_deal(game.deal_index)
             await self._broadcast_states()
             return

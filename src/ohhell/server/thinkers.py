@@ -17,6 +17,8 @@ is replaced, and the decisions it held are made again; the workers end by themse
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
 import os
 import pickle
@@ -123,16 +125,25 @@ class _Pool:
                 process.terminate()
 
 
-def _serve_pipe(pipe: Connection, parent: int) -> None:
-    """A quick worker's life: read a batch of requests from the pipe, answer it, until the pipe closes."""
+PIPE_BYTES: Final = 1 << 20
+"""The pipes to a quick worker hold a whole batch (Linux's ``F_SETPIPE_SZ``), so that sending one never waits."""
+
+
+def _widen(connection: Connection) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+
+
+def _serve_pipe(requests: Connection, answers: Connection, parent: int) -> None:
+    """A quick worker's life: read a batch of requests, answer it, until the pipe closes."""
     _follow_parent(parent)
     _warm_up()
     while True:
         try:
-            requests = pickle.loads(pipe.recv_bytes())
+            batch = pickle.loads(requests.recv_bytes())
         except (EOFError, OSError):
             return
-        pipe.send_bytes(pickle.dumps(answer_all(requests), protocol=pickle.HIGHEST_PROTOCOL))
+        answers.send_bytes(pickle.dumps(answer_all(batch), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 class _PipeWorker:
@@ -140,25 +151,32 @@ class _PipeWorker:
 
     def __init__(self, on_free: Callable[[], None]) -> None:
         context = get_context("spawn")
-        self.pipe, child = context.Pipe(duplex=True)
+        their_requests, self.requests = context.Pipe(duplex=False)
+        self.answers, their_answers = context.Pipe(duplex=False)
+        for end in (self.requests, self.answers):
+            _widen(end)
         self.process = context.Process(
-            target=_serve_pipe, args=(child, os.getpid()), name="ohhell-quick-worker", daemon=True
+            target=_serve_pipe,
+            args=(their_requests, their_answers, os.getpid()),
+            name="ohhell-quick-worker",
+            daemon=True,
         )
         self.process.start()
-        child.close()
+        their_requests.close()
+        their_answers.close()
         self.batch: list[tuple[Request, asyncio.Future[Move]]] | None = None
         self.alive = True
         self._on_free = on_free
         self._loop = asyncio.get_running_loop()
-        self._loop.add_reader(self.pipe.fileno(), self._readable)
+        self._loop.add_reader(self.answers.fileno(), self._readable)
 
     def send(self, batch: list[tuple[Request, asyncio.Future[Move]]]) -> None:
         self.batch = batch
-        self.pipe.send_bytes(pickle.dumps([request for request, _ in batch], protocol=pickle.HIGHEST_PROTOCOL))
+        self.requests.send_bytes(pickle.dumps([request for request, _ in batch], protocol=pickle.HIGHEST_PROTOCOL))
 
     def _readable(self) -> None:
         try:
-            answers: list[Move | Exception] = pickle.loads(self.pipe.recv_bytes())
+            answers: list[Move | Exception] = pickle.loads(self.answers.recv_bytes())
         except (EOFError, OSError):
             self._died()
             return
@@ -174,14 +192,15 @@ class _PipeWorker:
 
     def _died(self) -> None:
         self.alive = False
-        self._loop.remove_reader(self.pipe.fileno())
+        self._loop.remove_reader(self.answers.fileno())
         self._on_free()
 
     def close(self) -> None:
         if self.alive:
             self.alive = False
-            self._loop.remove_reader(self.pipe.fileno())
-        self.pipe.close()
+            self._loop.remove_reader(self.answers.fileno())
+        self.requests.close()
+        self.answers.close()
         self.process.join(timeout=CLOSE_SECONDS)
         if self.process.is_alive():
             self.process.terminate()
