@@ -213,6 +213,9 @@ def serve(
         str | None,
         typer.Option(help="With several processes on one PostgreSQL database: the Redis they meet in (redis://…)."),
     ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Server processes on this port (more than 1 needs --redis).")
+    ] = 1,
 ) -> None:
     """Play Oh Hell! in the browser against computer players, saved as you go (http://127.0.0.1:8000)."""
     from ohhell.site.serve import serve as run_server  # the web stack loads only for this command
@@ -228,9 +231,11 @@ def serve(
             allowed_origins=tuple(allowed_origin or ()),
             redis_url=redis,
         )
+        if workers > 1 and redis is None:
+            raise ValueError("several worker processes meet in Redis: give --redis (and a PostgreSQL --database)")
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    run_server(host, port, config)
+    run_server(host, port, config, workers)
 
 
 NamesArgument = Annotated[

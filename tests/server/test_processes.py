@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,10 +14,12 @@ from typing import Any
 
 import psycopg
 import pytest
+import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from ohhell.server import snapshot
+from ohhell.server.hub import key_prefix
 from server.serving import (
     REDIS,
     RunningServer,
@@ -151,3 +155,56 @@ def stored_log(server: RunningServer, game_id: int) -> dict[int, tuple[int, str]
     with psycopg.connect(server.database_url) as connection:
         rows = connection.execute("SELECT seq, seat, action FROM actions WHERE game_id = %s", (game_id,)).fetchall()
     return {seq: (seat, action) for seq, seat, action in rows}
+
+
+def worker_pids(parent: int) -> set[int]:
+    """The uvicorn worker processes under ``parent`` (not their own computer players' workers)."""
+    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    found = set()
+    for child in children:
+        command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+        if b"multiprocessing" in command and b"resource_tracker" not in command:
+            found.add(int(child))
+    return found
+
+
+def test_workers_on_one_port_share_the_games_and_a_killed_worker_is_replaced(tmp_path: Path) -> None:
+    require_services(redis_too=True)
+    with fresh_postgres() as url:
+        server = RunningServer(
+            url,
+            log_path=tmp_path / "server.log",
+            extra=["--redis", REDIS, "--workers", "2", "--computer-processes", "0"],
+        ).start()
+        try:
+            assert server.process is not None
+            before = worker_pids(server.process.pid)
+            assert len(before) == 2
+            client = player(server)
+            game = start_game(client)
+            cookie = {"Cookie": f"ohhell_player={token_of(client)}"}
+
+            async def play(moves: int) -> list[tuple[int, str]]:
+                async with connect(socket_url(server, game["id"]), additional_headers=cookie) as socket:
+                    seat = Seat(socket)
+                    await seat.until_my_turn()
+                    for _ in range(moves):
+                        await seat.move()
+                    return seat.acknowledged
+
+            acknowledged = run_async(lambda: play(3))
+            lease = redis.Redis.from_url(REDIS).get(f"{key_prefix(url)}:lease:{game['id']}")
+            assert lease is not None
+            owner = int((lease.decode() if isinstance(lease, bytes) else str(lease)).split(":")[1])
+            assert owner in before  # one of the two workers owns the table
+            os.kill(owner, signal.SIGKILL)
+            acknowledged += run_async(lambda: play(3))  # a new connection: the table is taken over, play goes on
+            log = stored_log(server, game["id"])
+            for seq, action in acknowledged:
+                assert log.get(seq) == (0, action)
+            deadline = time.monotonic() + 20
+            while len(worker_pids(server.process.pid)) < 2:  # uvicorn starts a worker in place of the dead one
+                assert time.monotonic() < deadline, "no worker replaced the killed one"
+                time.sleep(0.5)
+        finally:
+            server.stop()

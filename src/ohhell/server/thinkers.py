@@ -141,9 +141,9 @@ def _serve_pipe(requests: Connection, answers: Connection, parent: int) -> None:
     while True:
         try:
             batch = pickle.loads(requests.recv_bytes())
-        except (EOFError, OSError):
+            answers.send_bytes(pickle.dumps(answer_all(batch), protocol=pickle.HIGHEST_PROTOCOL))
+        except (EOFError, OSError):  # the server closed the pipes: it is stopping
             return
-        answers.send_bytes(pickle.dumps(answer_all(batch), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 class _PipeWorker:
@@ -217,9 +217,10 @@ class _Batches:
         self.size = workers
         self.workers: list[_PipeWorker] = []
         self.pending: list[tuple[Request, asyncio.Future[Move]]] = []
+        self.closing = False
 
     def start(self) -> None:
-        while len(self.workers) < self.size:
+        while len(self.workers) < self.size and not self.closing:
             self.workers.append(_PipeWorker(self._send))
 
     def submit(self, request: Request) -> asyncio.Future[Move]:
@@ -230,6 +231,8 @@ class _Batches:
         return future
 
     def _send(self) -> None:
+        if self.closing:
+            return
         for worker in list(self.workers):
             if not worker.alive:
                 log.warning("a quick computer players' worker process died: starting another")
@@ -246,6 +249,7 @@ class _Batches:
                 worker.send(batch)
 
     def close(self) -> None:
+        self.closing = True
         for worker in self.workers:
             worker.close()
         self.workers.clear()

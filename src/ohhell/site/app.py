@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final
@@ -80,7 +81,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if problem["database"] is not None:
             return JSONResponse({"ok": False, "database": problem["database"]}, status_code=503)
         live_tables = getattr(request.app.state, "live_tables", None)
-        return {"ok": True, "tables": live_tables() if live_tables else 0}
+        return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
     app.include_router(game_router(config))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
