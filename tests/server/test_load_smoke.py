@@ -1,0 +1,51 @@
+"""The load benchmark runs, as CI's smoke test: a few games for a few seconds, on one process and on two.
+
+No figure is asserted but that nothing failed: the figures themselves belong in the benchmark's notes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.serving import require_services
+
+BENCH = Path(__file__).parents[2] / "bench" / "web_load.py"
+KEYS = {"games", "processes", "moves_acknowledged", "actions_per_second", "ack_ms", "errors", "rss_mb"}
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_the_load_benchmark_plays_its_games_without_errors(tmp_path: Path, processes: int) -> None:
+    if processes > 1:
+        require_services(redis_too=True)
+    out = tmp_path / "load.json"
+    command = [
+        sys.executable,
+        str(BENCH),
+        "--games",
+        "12",
+        "--pace",
+        "full",
+        "--seconds",
+        "6",
+        "--settle",
+        "1",
+        "--processes",
+        str(processes),
+        "--json",
+        str(out),
+    ]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert set(figures) >= KEYS
+    assert figures["errors"] == 0, figures["error_kinds"]
+    assert figures["processes"] == processes
+    assert figures["moves_acknowledged"] > 0
+    assert set(figures["ack_ms"]) == {"p50", "p99", "max"}
+    assert set(figures["rss_mb"]) == {"start", "peak", "end"}
+    assert "traceback" not in finished.stderr.lower()
