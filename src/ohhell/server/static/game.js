@@ -166,6 +166,7 @@ function render(message, completedTrick = null) {
   renderSheet(game, message.sheet);
   renderTools(game, deal);
   $("result").textContent = game.result || "";
+  if (game.over) document.dispatchEvent(new CustomEvent("ohhell:game-over", { detail: { game: $("game").dataset.game } }));
 }
 
 function renderPlates(game, deal) {

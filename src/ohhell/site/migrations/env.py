@@ -8,8 +8,10 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
+import ohhell.club.models
 import ohhell.keeper.web.models
-import ohhell.server.models  # noqa: F401  (the games' tables)
+import ohhell.server.models
+import ohhell.web.accounts.models  # noqa: F401  (the games', the keeper's, the accounts' and the club's tables)
 from ohhell.web.database import create_sync_engine
 from ohhell.web.models import Base
 
