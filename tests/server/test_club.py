@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import replace
 import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -24,6 +24,7 @@ from ohhell.web.accounts.store import AccountStore
 from server.accounts import post_form, signed_up
 from server.seriesplay import play_series
 from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
+
 
 def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:6]}"
