@@ -52,7 +52,7 @@ def test_a_series_against_computers_is_stored_when_it_ends_with_its_xp(server: R
     assert state["game"]["over"]
     xp = wait_for_xp(client, game["id"])
     assert re.fullmatch(r"\+\d+ XP · level \d+", str(xp["text"]))
-    assert int(str(xp["xp"])) >= 50
+    assert int(str(xp["xp"])) >= 100
     profile = client.get("/club/me", follow_redirects=True)
     assert 'id="stat-played">1<' in profile.text
     assert "against computer players" in profile.text

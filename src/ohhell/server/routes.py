@@ -26,8 +26,9 @@ from ohhell.server.hub import Hub, RedisHub, SoloHub
 from ohhell.server.relay import Relay
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
-from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables, rebuild
+from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables, rebuild_with_undos
 from ohhell.server.thinkers import Thinkers
+from ohhell.server.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
@@ -131,11 +132,11 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
             raise HTTPException(403, "This game belongs to another player.")
         return stored
 
-    async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game]:
-        """The game and its engine state, rebuilt from the log, for a player with a seat at it."""
+    async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game, list[Undo]]:
+        """The game and its engine state, rebuilt from the log (with its undos), for a player with a seat at it."""
         await own_game(request, game_id)
         stored = await tables().store.load(game_id)
-        return stored, rebuild(stored)
+        return stored, *rebuild_with_undos(stored)
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, {"animation_scale": config.animation_scale, **context})
@@ -196,16 +197,16 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
 
     @router.get("/api/games/{game_id}/record")
     async def download_record(request: Request, game_id: int) -> JSONResponse:
-        stored, game = await own_played_game(request, game_id)
+        stored, game, undos = await own_played_game(request, game_id)
         return JSONResponse(
-            exports.public_record(game),
+            exports.public_record(game, undos),
             headers={"Content-Disposition": f'attachment; filename="ohhell-game-{stored.id}.json"'},
         )
 
     @router.get("/api/games/{game_id}/replay")
     async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
-        stored, game = await own_played_game(request, game_id)
-        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats])
+        stored, game, undos = await own_played_game(request, game_id)
+        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats], undos)
 
     # ----------------------------------------------------------------- the table
 
