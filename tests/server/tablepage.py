@@ -72,6 +72,13 @@ class TablePage:
         self.wait_moved_on(before)
         return kind
 
+    def tool(self, selector: str) -> None:
+        """Press a tool of the toolbar, opening the More menu first when the tool is in it."""
+        page = self.page
+        if page.locator(f"#tool-menu {selector}").count() and not page.locator("#tool-menu").evaluate("m => m.open"):
+            page.click("#tool-menu summary")
+        page.click(selector)
+
     def version(self) -> str:
         """Which moment the table shows: actions so far and the hand shown."""
         version: str = self.page.eval_on_selector("#game", "game => game.dataset.version")

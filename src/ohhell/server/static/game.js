@@ -3,6 +3,7 @@
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
 import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
+import { fitFelt, layOutHand, seatSide, seatsAround } from "./layout.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -159,62 +160,57 @@ function render(message, completedTrick = null) {
   $("status").textContent = game.over ? "Game over." : deal.status;
   $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next);
   renderTurnUp(deal);
+  renderPlates(game, deal);
   renderTrick(game, deal, completedTrick);
   renderCenter(game, deal, completedTrick !== null);
-  renderPlates(game, deal); // after the panel: on a phone an open panel makes the table taller
   renderHand(game, deal);
   renderSheet(game, message.sheet);
   renderTools(game, deal);
   $("result").textContent = game.result || "";
+  fitFelt($("felt"), $("felt").closest(".table-area"));
 }
 
 function renderPlates(game, deal) {
-  const box = $("plates");
-  box.replaceChildren();
-  const felt = $("felt");
+  const sides = { left: $("plates-left"), top: $("plates-top"), right: $("plates-right") };
+  for (const box of Object.values(sides)) box.replaceChildren();
   const players = game.players.length;
-  game.players.forEach((player, seat) => {
-    const plate = deal.plates[seat];
-    const mine = seat === game.you;
-    const toAct = deal.to_act === seat && !deal.finished && !game.waiting_for_next;
-    const node = mine ? $("my-plate") : el("section", "plate");
-    node.replaceChildren();
-    node.classList.toggle("to-act", toAct);
-    node.dataset.seat = seat;
-    node.setAttribute("aria-label", `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`);
-    const name = el("h3", "plate-name", mine && player.name !== "You" ? `${player.name} (you)` : player.name);
-    if (player.level) name.append(el("span", "level", levelName(player.level)));
-    if (seat === deal.dealer) {
-      const chip = el("span", "dealer-chip", "D");
-      chip.title = "Dealer";
-      chip.setAttribute("aria-label", "dealer");
-      name.prepend(chip);
-    }
-    node.append(name, el("p", "plate-line", plate.line));
-    if (plate.label) node.append(el("p", `plate-label ${labelTone(plate.label)}`, plate.label));
-    if (mine) {
-      if (toAct) node.append(el("p", "turn-chip", "Your turn"));
-      return;
-    }
-    const cards = el("p", "plate-cards");
-    cards.append(cardBack(""), el("span", "", `${plate.cards_left} card${plate.cards_left === 1 ? "" : "s"}`));
-    node.append(cards);
-    if (toAct) node.append(el("p", "turn-chip", "Thinking…"));
-    box.append(node);
-    place(node, seatPosition(seat, game.you, players), felt);
-  });
+  renderPlate($("my-plate"), game, deal, game.you);
+  for (const seat of seatsAround(game.you, players)) {
+    const side = seatSide(seat, game.you, players);
+    const node = renderPlate(el("section", "plate"), game, deal, seat);
+    if (side === "left") sides.left.prepend(node);
+    else sides[side].append(node);
+  }
 }
 
-// Put a plate at its seat, kept wholly inside the table however narrow the screen.
-function place(node, where, felt) {
-  const width = felt.clientWidth;
-  const height = felt.clientHeight;
-  const halfW = node.offsetWidth / 2 + 4;
-  const halfH = node.offsetHeight / 2 + 4;
-  const x = Math.min(Math.max(where.x * width, halfW), width - halfW);
-  const y = Math.min(Math.max(where.y * height, halfH), height - halfH);
-  node.style.left = `${x}px`;
-  node.style.top = `${y}px`;
+function renderPlate(node, game, deal, seat) {
+  const player = game.players[seat];
+  const plate = deal.plates[seat];
+  const mine = seat === game.you;
+  const toAct = deal.to_act === seat && !deal.finished && !game.waiting_for_next && !game.over;
+  node.replaceChildren();
+  node.classList.toggle("to-act", toAct);
+  node.dataset.seat = seat;
+  node.setAttribute("aria-label", `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`);
+  const name = el("h3", "plate-name", mine && player.name !== "You" ? `${player.name} (you)` : player.name);
+  if (player.level) name.append(el("span", "level", levelName(player.level)));
+  if (seat === deal.dealer) {
+    const chip = el("span", "dealer-chip", "D");
+    chip.title = "Dealer";
+    chip.setAttribute("aria-label", "dealer");
+    name.prepend(chip);
+  }
+  node.append(name, el("p", "plate-line", plate.line));
+  const line = mine ? node : el("div", "plate-state");
+  if (plate.label) line.append(el("p", `plate-label ${labelTone(plate.label)}`, plate.label));
+  if (!mine) {
+    const cards = el("p", "plate-cards");
+    cards.append(cardBack(""), el("span", "", `${plate.cards_left} card${plate.cards_left === 1 ? "" : "s"}`));
+    line.append(cards);
+    node.append(line);
+  }
+  if (toAct && !game.over) node.append(el("p", "turn-chip", mine ? "Your turn" : "Thinking…"));
+  return node;
 }
 
 function levelName(level) {
@@ -238,10 +234,10 @@ function renderTurnUp(deal) {
 function renderTrick(game, deal, completed) {
   const list = $("trick");
   list.replaceChildren();
-  const cards = completed ? completed.cards : deal.trick;
+  // once the game is over (given up mid-trick) the unfinished trick is not left behind the Game over panel
+  const cards = completed ? completed.cards : game.over ? [] : deal.trick;
   const players = game.players.length;
-  const narrow = $("felt").clientWidth < 560;
-  const [spreadX, spreadY] = narrow ? [36, 30] : [42, 40];
+  const [spreadX, spreadY] = [56, 52];
   const now = new Set();
   for (const { seat, card } of cards) {
     const key = `${deal.index}:${seat}:${card}`;
@@ -251,7 +247,7 @@ function renderTrick(game, deal, completed) {
     item.dataset.seat = seat;
     item.dataset.card = card;
     item.style.left = `${50 + (where.x - 0.5) * spreadX}%`;
-    item.style.top = `${52 + (where.y - 0.5) * spreadY}%`;
+    item.style.top = `${50 + (where.y - 0.5) * spreadY}%`;
     item.style.setProperty("--from-x", `${(where.x - 0.5) * 160}%`);
     item.style.setProperty("--from-y", `${(where.y - 0.5) * 160}%`);
     if (!shownTrick.has(key)) item.classList.add("arrive");
@@ -291,15 +287,20 @@ function renderCenter(game, deal, trickOnShow) {
   }
   panel.hidden = false;
   $("felt").classList.toggle("panel-open", !panel.classList.contains("change"));
+  // The panel itself takes the focus, not its first button, so that a stray Enter bids nothing; Tab goes on to
+  // the buttons. The end of a hand focuses Next hand, which Enter should press.
+  const target = panel.classList.contains("hand-over") ? focusTarget : panel;
   if (focusTarget && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
-    focusTarget.focus({ preventScroll: true });
+    target.focus({ preventScroll: true });
   }
 }
 
 function biddingPanel(panel, game, deal) {
   panel.classList.add("bidding");
-  panel.append(el("h2", "panel-title", "Your bid"));
-  panel.append(el("p", "panel-bar", deal.bar));
+  panel.setAttribute("aria-label", "Your bid");
+  const head = el("p", "panel-head");
+  head.append(el("strong", "panel-title", "Your bid"), el("span", "panel-bar", deal.bar));
+  panel.append(head);
   const sofar = game.players
     .map((player, seat) => (deal.plates[seat].bid === null ? null : `${seat === game.you ? "You" : player.name} ${deal.plates[seat].bid}`))
     .filter(Boolean);
@@ -432,6 +433,7 @@ function renderHand(game, deal) {
   const canPlay = deal.my_turn && deal.phase === "playing" && !game.waiting_for_next && !game.over;
   box.classList.toggle("your-turn", canPlay);
   let first = null;
+  const buttons = [];
   for (const card of deal.hand) {
     const button = el("button", "hand-card");
     button.type = "button";
@@ -446,10 +448,10 @@ function renderHand(game, deal) {
       if (playable) move({ type: "play", card });
       else notice(deal.unplayable[card] || "That card cannot be played now.", "error");
     });
-    box.append(button);
+    buttons.push(button);
     if (playable && !first) first = button;
   }
-  box.style.setProperty("--count", String(deal.hand.length));
+  layOutHand(box, buttons);
   if (first && (hadFocus || document.activeElement === document.body)) first.focus({ preventScroll: true });
 }
 
@@ -637,3 +639,18 @@ $("resign-dialog").addEventListener("close", () => {
 });
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
+
+// The More menu closes when one of its items is used, on Escape and on a click elsewhere.
+const toolMenu = $("tool-menu");
+toolMenu.addEventListener("click", (event) => {
+  if (event.target.closest(".tool-menu-items .tool")) toolMenu.open = false;
+});
+toolMenu.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && toolMenu.open) {
+    toolMenu.open = false;
+    toolMenu.querySelector("summary").focus();
+  }
+});
+document.addEventListener("click", (event) => {
+  if (toolMenu.open && !toolMenu.contains(event.target)) toolMenu.open = false;
+});
