@@ -158,7 +158,7 @@ function render(message, completedTrick = null) {
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;
   $("status").textContent = game.over ? "Game over." : deal.status;
-  $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next);
+  $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next && !game.over);
   renderTurnUp(deal);
   renderPlates(game, deal);
   renderTrick(game, deal, completedTrick);
@@ -219,6 +219,7 @@ function levelName(level) {
 
 function labelTone(label) {
   if (label.startsWith("Needs")) return "needs";
+  if (label === "On track") return "track";
   return label === "Made it" ? "made" : "over";
 }
 
