@@ -3,13 +3,19 @@
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
 import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
+import { sortHand } from "./handorder.js";
+import { fillKeyList, installKeys } from "./keys.js";
 import { fitFelt, layOutHand, seatSide, seatsAround } from "./layout.js";
+import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
+import { playSound } from "./sounds.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const scale = Number(root.dataset.animationScale || "1");
 const DELAYS = { bid: 650, card: 750, trick: 1500 };
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
+const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
+const settings = loadSettings();
 document.documentElement.style.setProperty("--anim-scale", String(scale));
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +25,16 @@ const el = (tag, className, text) => {
   if (text !== undefined) node.textContent = text;
   return node;
 };
-const sleep = (kind) => new Promise((resolve) => setTimeout(resolve, queue.length > CATCH_UP ? 0 : DELAYS[kind] * scale));
+// Every pause of the table: a computer player's bid or card, a finished trick; as long as the speed setting says.
+function pauseFor(kind) {
+  if (queue.length > CATCH_UP) return 0;
+  return DELAYS[kind] * scale * SPEEDS[settings.speed].factor;
+}
+const sleep = (kind) => {
+  const ms = pauseFor(kind);
+  root.dataset.lastPause = `${kind} ${Math.round(ms * 1000) / 1000}`; // for tests and tools: the pause just taken
+  return new Promise((resolve) => setTimeout(resolve, ms));
+};
 
 let socket = null;
 let retries = 0;
@@ -65,6 +80,7 @@ function move(message) {
   if (awaitingReply || !state) return;
   if (send({ ...message, seq: state.seq, deal: state.deal.index })) {
     awaitingReply = true;
+    clearTimeout(automatic);
     markIdle();
     hint = null;
     clearNotice();
@@ -128,6 +144,7 @@ async function pump() {
   } finally {
     pumping = false;
     markIdle();
+    scheduleAutomatic();
   }
 }
 
@@ -136,6 +153,7 @@ async function playBack(event, after) {
   const verb = event.action.split(" ")[0];
   if (verb === "play" && event.trick) {
     render(after, event.trick);
+    playSound("trick", settings.sounds, event.trick.winner === after.game.you);
     await sleep("card");
     $("trick-note").textContent = event.trick.sentence;
     markTrickWinner(event.trick.winner);
@@ -151,6 +169,7 @@ async function playBack(event, after) {
 // ------------------------------------------------------------------ rendering
 
 function render(message, completedTrick = null) {
+  soundsFor(state, message);
   state = message;
   const { game, deal } = message;
   $("deal-number").textContent = game.number;
@@ -415,15 +434,15 @@ function handOverPanel(panel, game, deal) {
     primary = el("button", "button primary", "Next hand");
     primary.type = "button";
     primary.id = "next-hand";
-    primary.addEventListener("click", () => {
-      if (!awaitingReply && send({ type: "next", deal: game.next_deal })) {
-        awaitingReply = true;
-        markIdle();
-      }
-    });
+    primary.addEventListener("click", nextHand);
     actions.append(primary);
   }
   panel.append(actions);
+  if (!game.over) {
+    const note = el("p", "auto-next-note", "");
+    note.id = "auto-next-note";
+    panel.append(note);
+  }
   return primary;
 }
 
@@ -435,7 +454,7 @@ function renderHand(game, deal) {
   box.classList.toggle("your-turn", canPlay);
   let first = null;
   const buttons = [];
-  for (const card of deal.hand) {
+  for (const card of settings.sortBySuit ? sortHand(deal.hand, deal.trump) : deal.hand) {
     const button = el("button", "hand-card");
     button.type = "button";
     button.dataset.card = card;
@@ -524,6 +543,58 @@ function renderTools(game, deal) {
   $("last-trick-button").disabled = !deal.last_trick;
   $("hands-button").disabled = !deal.finished;
   $("resign-button").disabled = game.over;
+}
+
+// ------------------------------------------------------------------ what the table does by itself
+
+let automatic = null; // the forced card or the next hand, waiting to be done for the person
+
+// Once the table has caught up: play a forced card (the only one you may play) for you, or start the next hand
+// a few seconds after one is over, when the settings say so. Anything the person does first cancels it.
+function scheduleAutomatic() {
+  clearTimeout(automatic);
+  automatic = null;
+  const note = $("auto-next-note");
+  if (note) note.textContent = "";
+  if (!state || pumping || queue.length || awaitingReply) return;
+  const { game, deal } = state;
+  if (settings.forcedCard && playing(game, deal) && deal.playable.length === 1) {
+    const card = deal.playable[0];
+    automatic = setTimeout(() => {
+      if (state && playing(state.game, state.deal) && state.deal.playable.length === 1) {
+        announce(`Your only card, the ${cardName(card)}, is played for you.`);
+        move({ type: "play", card });
+      }
+    }, pauseFor("card"));
+  } else if (settings.autoNext && game.waiting_for_next) {
+    const seconds = AUTO_NEXT_SECONDS * Math.max(scale, 0.01);
+    if (note) note.textContent = `The next hand starts by itself in ${AUTO_NEXT_SECONDS} seconds.`;
+    automatic = setTimeout(() => {
+      if (!document.querySelector("dialog[open]")) nextHand();
+    }, seconds * 1000);
+  }
+}
+
+function playing(game, deal) {
+  return deal.my_turn && deal.phase === "playing" && !game.waiting_for_next && !game.over;
+}
+
+function nextHand() {
+  if (!state || !state.game.waiting_for_next || awaitingReply) return false;
+  if (send({ type: "next", deal: state.game.next_deal })) {
+    awaitingReply = true;
+    markIdle();
+  }
+  return true;
+}
+
+// The sounds of a change of state: your turn has come, a hand is over.
+function soundsFor(before, after) {
+  if (!before || !after || after.type === "state") return;
+  const wasMine = before.deal.my_turn && !before.game.waiting_for_next;
+  const isMine = after.deal.my_turn && !after.game.waiting_for_next && !after.game.over;
+  if (isMine && !wasMine) playSound("turn", settings.sounds);
+  if (after.deal.finished && !before.deal.finished) playSound("hand", settings.sounds);
 }
 
 // ------------------------------------------------------------------ messages to the person
@@ -637,6 +708,43 @@ $("resign-dialog").addEventListener("close", () => {
   if ($("resign-dialog").returnValue === "resign" && state && !state.game.over) {
     send({ type: "resign", seq: state.seq });
   }
+});
+$("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
+bindSettingsDialog($("settings-dialog"), settings, (name) => {
+  if (state && !pumping) render(state);
+  if (name === "forcedCard" || name === "autoNext") scheduleAutomatic();
+});
+$("keys-button").addEventListener("click", showKeys);
+
+function showKeys() {
+  fillKeyList($("keys-list"));
+  $("keys-dialog").showModal();
+  return true;
+}
+
+installKeys({
+  bids: () => (state && state.deal.my_turn && state.deal.phase === "bidding" && !state.game.waiting_for_next
+    ? state.deal.bids.filter((option) => option.allowed).map((option) => option.bid)
+    : []),
+  maxBid: () => (state ? state.deal.size : 0),
+  bid: (n) => move({ type: "bid", bid: n }),
+  cards: () => [...document.querySelectorAll("#hand .hand-card")],
+  next: nextHand,
+  hint: () => {
+    if ($("hint-button").disabled) return false;
+    send({ type: "hint" });
+    return true;
+  },
+  why: () => {
+    showWhy();
+    return true;
+  },
+  lastTrick: () => {
+    if (!state || !state.deal.last_trick) return false;
+    showLastTrick();
+    return true;
+  },
+  help: showKeys,
 });
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
