@@ -492,6 +492,8 @@ class PartyTable(Table):
         await super()._apply(seat, action, reason)
         self._note_turn()
         self._arm()
+        if self.game.is_over:
+            await self._broadcast_people()  # Play again
 
     def _note_turn(self) -> None:
         turn = (self.seq, self.game.to_act)

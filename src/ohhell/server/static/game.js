@@ -3,6 +3,8 @@
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
 import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
+import { chatRefused, initChat, onChat } from "/static/game/chat.js";
+import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -34,7 +36,10 @@ let noticeTimer = null;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  const watch = root.dataset.watch; // a spectator's page (the watch link): the public view, no seat
+  const name = new URLSearchParams(location.search).get("name") || localStorage.getItem("ohhell-name") || "";
+  const path = watch ? `/ws/watch/${watch}?name=${encodeURIComponent(name)}` : `/ws/games/${gameId}`;
+  socket = new WebSocket(`${scheme}://${location.host}${path}`);
   socket.addEventListener("open", () => {
     retries = 0;
     queue = [];
@@ -103,6 +108,14 @@ function receive(message) {
   } else if (message.type === "notice") {
     // "saving-failed" stays until "saved" replaces it
     notice(message.message, message.code === "saved" ? "info" : "error", message.code === "saving-failed");
+  } else if (message.type === "people") {
+    onPeople(message);
+  } else if (message.type === "chat") {
+    onChat(message);
+  } else if (message.type === "moved") {
+    moveTo(message.url);
+  } else if (message.type === "error" && chatRefused(message)) {
+    markIdle();
   } else if (message.type === "error") {
     awaitingReply = false;
     markIdle();
@@ -166,6 +179,7 @@ function render(message, completedTrick = null) {
   renderSheet(game, message.sheet);
   renderTools(game, deal);
   $("result").textContent = game.result || "";
+  decorate(message); // a table of several people: who is a person, connected, played for (people.js)
 }
 
 function renderPlates(game, deal) {
@@ -635,5 +649,7 @@ $("resign-dialog").addEventListener("close", () => {
     send({ type: "resign", seq: state.seq });
   }
 });
+initPeople({ send });
+initChat({ send });
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
