@@ -9,7 +9,8 @@ from alembic import context
 from sqlalchemy import Connection
 
 import ohhell.keeper.web.models
-import ohhell.server.models  # noqa: F401  (the games' tables)
+import ohhell.server.models  # the games' tables
+import ohhell.server.party_models  # noqa: F401  (tables of several people)
 from ohhell.web.database import create_sync_engine
 from ohhell.web.models import Base
 
