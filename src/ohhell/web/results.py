@@ -52,6 +52,8 @@ class SeriesResult:
     """Every seat tied on the top total (of those that did not give up)."""
     resigned: int | None = None
     """The seat that gave up through the menu, which ended the series."""
+    left: tuple[int, ...] = ()
+    """At a table of several people: the seats whose person gave up or left, played on by a computer player."""
     undos: tuple[int, ...] = ()
     """The seats that took back a move (the club aid) during the series."""
     club_id: int | None = None

@@ -10,8 +10,9 @@ from sqlalchemy import Connection
 
 import ohhell.club.models
 import ohhell.keeper.web.models
-import ohhell.server.models
-import ohhell.web.accounts.models  # noqa: F401  (the games', the keeper's, the accounts' and the club's tables)
+import ohhell.server.models  # the games' tables
+import ohhell.server.party_models  # tables of several people
+import ohhell.web.accounts.models  # noqa: F401  (the accounts; the keeper's and the club's tables above)
 from ohhell.web.database import create_sync_engine
 from ohhell.web.models import Base
 
