@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -146,6 +147,46 @@ def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(server: Runni
     assert [place for place, *_ in board] == ["1", "1", "3"]  # and the tied ratings share first place
     profile = people[0].get("/club/me", follow_redirects=True).text
     assert 'id="stat-club-wins">' in profile
+
+
+def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(server: RunningServer) -> None:
+    club_id, (founder, *others) = club_of_three(server)
+    body = {
+        "preset": "short",
+        "name": "Host",
+        "computers": [{"name": "A"}, {"name": "B"}],
+        "friends": [1, 2],
+        "club": club_id,
+    }
+    outsider = signed_up(server, unique("Out"))
+    assert outsider.post("/api/games", json=body).status_code == 403  # not a member: no club table
+    assert founder.post("/api/games", json={**body, "friends": [1]}).status_code == 422  # every seat a member's
+    opened = founder.post("/api/games", json=body, headers={"Origin": server.url})
+    assert opened.status_code == 201, opened.text
+    game_id = opened.json()["id"]
+    path = server.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as connection:  # the invite link, as the host's waiting room shows it
+        (join_code,) = connection.execute(
+            "SELECT code FROM table_links WHERE game_id = ? AND kind = 'join'", (game_id,)
+        ).fetchone()
+    refused = outsider.post(f"/api/join/{join_code}", json={"name": "Out", "seat": 1})
+    assert refused.status_code == 403 and "club table" in refused.text
+    for seat, member in enumerate(others, start=1):
+        assert member.post(f"/api/join/{join_code}", json={"name": f"M{seat}", "seat": seat}).status_code == 201
+
+    async def play_all() -> list[dict[str, object]]:
+        host = asyncio.create_task(play_series(server, game_id, founder, start=True))
+        await asyncio.sleep(0.2)
+        rest = [asyncio.create_task(play_series(server, game_id, member)) for member in others]
+        return list(await asyncio.gather(host, *rest))
+
+    states = run_async(play_all)
+    assert all(state["game"]["over"] for state in states)  # type: ignore[index]
+    for person in (founder, *others):
+        wait_for_xp(person, game_id)
+    page = founder.get(f"/club/clubs/{club_id}").text
+    board = re.findall(r"<tr><td>(\d+)</td><td>[^<]+</td><td[^>]*>(\d+)</td>\s*<td>(\d+)</td><td>(\d+)</td>", page)
+    assert len(board) == 3 and all(series == "1" for _, _, series, _ in board)
 
 
 def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: RunningServer) -> None:

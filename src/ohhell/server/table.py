@@ -174,8 +174,8 @@ class Table:
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
         self.names = tuple(seat.name for seat in self.seats)
         self.has_humans = any(seat.is_human for seat in self.seats)
-        self.allow_undo = any(not seat.is_human for seat in self.seats)
-        """Undo, the club aid: at a table with computer players (a club table whose host allows it sets it too)."""
+        self.undo_by_host = False
+        """Undo allowed by the table's host (a club whose admins allow it), even without computer players."""
         self.shown_deal = stored.shown_deal if self.has_humans else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
         self.reasons: dict[int, str] = undo.reasons_by_position(stored.actions, first)
@@ -418,6 +418,11 @@ class Table:
             return 0
         humans = {index for index, s in enumerate(self.seats) if s.is_human}
         return undo.actions_to_take_back(self.game, seat, self.shown_deal, humans)
+
+    @property
+    def allow_undo(self) -> bool:
+        """Undo, the club aid: at a table with computer players, or one whose host allows it."""
+        return self.undo_by_host or any(seat.kind == "computer" for seat in self.seats)
 
     def _with_undo(self, message: dict[str, Any], seat: int) -> dict[str, Any]:
         """A state or change for ``seat``, saying (``"undo"``) whether it may take back its last move now."""
