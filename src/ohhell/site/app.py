@@ -85,9 +85,9 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
-        database_back(app).extend((accounts.reconnect, clubs.reconnect))
         if own_process:
             freeze_startup_objects()
+        database_back(app).extend((accounts.reconnect, clubs.reconnect))
         try:
             yield
         finally:
