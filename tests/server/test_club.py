@@ -22,6 +22,8 @@ from ohhell.server.journal import NewGame
 from ohhell.server.seats import Seat
 from ohhell.server.store import Store
 from ohhell.web.accounts.store import AccountStore
+from ohhell.web.models import utc_now
+from ohhell.web.results import SeatResult, SeriesResult
 from server.accounts import post_form, signed_up
 from server.seriesplay import play_series
 from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
@@ -251,3 +253,33 @@ def postgres() -> Iterator[str]:
 
 def test_the_statistics_rebuild_agrees_on_postgresql(postgres: str) -> None:
     rebuild_agrees_after_play(postgres)
+
+
+def test_faces_unlock_with_a_win_and_a_private_profile_is_for_club_members(server: RunningServer) -> None:
+    _, (founder, member, _) = club_of_three(server)
+    account_id = int(re.search(r"/club/players/(\d+)", founder.get("/account").text).group(1))  # type: ignore[union-attr]
+    assert post_form(founder, "/club/collection", "/club/collection", faces="four-colour").status_code == 403
+    url = server.database_url
+
+    async def a_win() -> None:  # a won series, as the results hook stores one
+        accounts, clubs = AccountStore(url), ClubStore(url)
+        try:
+            account = await accounts.account(account_id)
+            assert account is not None
+            seats = tuple(
+                SeatResult(i, f"P{i}", "human", key, None, total, (1,), (1,), (total,))
+                for i, (key, total) in enumerate(((account.player_key, 30), ("other", 20), ("third", 10)))
+            )
+            await clubs.series_ended(SeriesResult(10**6 + account_id, "short", 9, utc_now(), seats, winners=(0,)))
+        finally:
+            await accounts.close()
+            await clubs.close()
+
+    run_async(a_win)
+    assert post_form(founder, "/club/collection", "/club/collection", faces="four-colour").status_code == 303
+    assert 'data-card-faces="four-colour"' in founder.get("/").text
+    assert founder.get("/club/faces/four-colour/QD.svg").status_code == 200
+    assert post_form(founder, "/account", "/account/visibility", visibility="clubs").status_code == 200
+    stranger = signed_up(server, unique("St"))
+    assert stranger.get(f"/club/players/{account_id}").status_code == 403
+    assert member.get(f"/club/players/{account_id}").status_code == 200  # a fellow member sees it
