@@ -155,6 +155,7 @@ def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(serv
     club_id, (founder, *others) = club_of_three(server)
     body = {
         "preset": "short",
+        "number": TIED_NUMBER,
         "name": "Host",
         "computers": [{"name": "A"}, {"name": "B"}],
         "friends": [1, 2],
@@ -189,6 +190,11 @@ def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(serv
     page = founder.get(f"/club/clubs/{club_id}").text
     board = re.findall(r"<tr><td>(\d+)</td><td>[^<]+</td><td[^>]*>(\d+)</td>\s*<td>(\d+)</td><td>(\d+)</td>", page)
     assert len(board) == 3 and all(series == "1" for _, _, series, _ in board)
+    assert [place for place, *_ in board] == ["1", "1", "3"]  # the tie at the top shares first place
+    assert sorted(wins for *_, wins in board) == ["0", "1", "1"]  # and each tied winner has a club win
+    for person in (founder, *others):
+        stats = person.get("/club/me", follow_redirects=True).text
+        assert 'id="stat-played">1<' in stats
 
 
 def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: RunningServer) -> None:

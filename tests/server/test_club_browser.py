@@ -8,12 +8,12 @@ import uuid
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from ohhell.dealnumbers import random_first_dealer
 from server.seriesplay import play_series
 from server.serving import RunningServer, run_async
-from server.tablepage import ALLOWED_BID, PLAYABLE_CARD, TablePage
+from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, TablePage
 
 pytestmark = pytest.mark.browser
 
@@ -117,3 +117,76 @@ def test_undo_against_computer_players_takes_back_a_bid_and_the_replay_shows_it(
     table.play_until("next")
     page.goto(f"{page.url}/replay")
     expect(page.locator("#replay-undos")).to_contain_text("took back 4 moves")
+
+
+READY_JS = """([over, next, bid, play]) => {
+  const game = document.getElementById('game');
+  if (!game || game.dataset.idle !== 'true') return null;
+  for (const [kind, selector] of [['over', over], ['next', next], ['bid', bid], ['play', play]]) {
+    if (document.querySelector(selector)) return kind;
+  }
+  return null;
+}"""
+
+
+def act(page: Page, kind: str) -> None:
+    """The first move the page offers: Next hand, the lowest allowed bid, the first playable card."""
+    if kind == "next":
+        page.click(NEXT_HAND)
+    elif kind == "bid":
+        page.locator(ALLOWED_BID).first.click()
+    else:
+        page.locator(PLAYABLE_CARD).first.click()
+
+
+def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(browser: Browser, server: RunningServer) -> None:
+    pages = [TablePage(browser.new_context().new_page(), server.url).page for _ in range(3)]
+    names = [unique(prefix) for prefix in ("Ida", "Jo", "Kit")]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, server.url, name)
+    host, *members = pages
+    host.goto(f"{server.url}/club")
+    host.get_by_label("Club name").fill("Browser club")
+    host.click("#create-club")
+    host.click("#new-invite")
+    club_url = host.url.split("?")[0]
+    invite = host.locator(".invite-link").first.inner_text()
+    for member in members:
+        member.goto(invite)
+        member.click("#join-club")
+        expect(member.locator("#club-name")).to_have_text("Browser club")
+    host.select_option("#club-players", "3")
+    host.select_option("#club-preset", "short")
+    host.click("#open-club-table")
+    host.wait_for_url("**/games/*")
+    game_url = host.url
+    table_invite = host.locator("#invite-link").input_value()
+    for member, name in zip(members, names[1:], strict=True):
+        member.goto(table_invite)
+        member.fill("#join-name", name)
+        member.click("#join-button")
+        member.wait_for_url(game_url)
+    expect(host.locator("#start-game")).to_be_enabled()
+    host.click("#start-game")
+    for _ in range(3000):
+        kinds = [page.evaluate(READY_JS, [GAME_OVER, NEXT_HAND, ALLOWED_BID, PLAYABLE_CARD]) for page in pages]
+        if all(kind == "over" for kind in kinds):
+            break
+        for page, kind in zip(pages, kinds, strict=True):
+            if kind in ("bid", "play") or (kind == "next" and page is host):
+                if page.evaluate(READY_JS, [GAME_OVER, NEXT_HAND, ALLOWED_BID, PLAYABLE_CARD]) != kind:
+                    continue  # another person's move has just changed the table
+                act(page, kind)
+    else:
+        raise AssertionError("the club's series did not end")
+    for page in pages:
+        expect(page.locator("#series-xp")).to_have_text(re.compile(r"^\+\d+ XP · level 2$"))
+    host.goto(club_url)
+    rows = host.locator("#leaderboard tbody tr")
+    expect(rows).to_have_count(3)
+    series = [row.locator("td").nth(3).inner_text() for row in rows.all()]
+    wins = sum(int(row.locator("td").nth(4).inner_text()) for row in rows.all())
+    assert series == ["1", "1", "1"] and wins >= 1  # every winner (all those tied on top) has a club win
+    expect(host.locator("#club-series li")).to_have_count(1)
+    host.goto(f"{server.url}/club/me")
+    expect(host.locator("#stat-played")).to_have_text("1")
