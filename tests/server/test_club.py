@@ -289,3 +289,22 @@ def test_faces_unlock_with_a_win_and_a_private_profile_is_for_club_members(serve
     stranger = signed_up(server, unique("St"))
     assert stranger.get(f"/club/players/{account_id}").status_code == 403
     assert member.get(f"/club/players/{account_id}").status_code == 200  # a fellow member sees it
+
+
+def test_a_club_that_allows_undo_gives_its_tables_undo(server: RunningServer) -> None:
+    club_id, (founder, *_) = club_of_three(server)
+    body = {"preset": "short", "computers": [{"name": "A"}, {"name": "B"}], "friends": [1, 2], "club": club_id}
+    game_id = founder.post("/api/games", json=body).json()["id"]
+    url = server.database_url
+
+    async def allowed() -> bool:
+        clubs = ClubStore(url)
+        try:
+            return await clubs.allows_undo(game_id)
+        finally:
+            await clubs.close()
+
+    assert not run_async(allowed)
+    post_form(founder, f"/club/clubs/{club_id}", f"/club/clubs/{club_id}/settings", allow_undo="on")
+    assert run_async(allowed)
+    assert "Undo at the club's tables: allowed" in founder.get(f"/club/clubs/{club_id}").text
