@@ -4,6 +4,7 @@ the Collection, and the rebuild of the statistics from the game logs on SQLite a
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sqlite3
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
 from ohhell.club.store import ClubStore
 from ohhell.rules import Rules
@@ -25,7 +27,7 @@ from ohhell.web.accounts.store import AccountStore
 from ohhell.web.models import utc_now
 from ohhell.web.results import SeatResult, SeriesResult
 from server.accounts import post_form, signed_up
-from server.seriesplay import play_series
+from server.seriesplay import cookie_header, play_series
 from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
 
 
@@ -195,6 +197,31 @@ def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(serv
     for person in (founder, *others):
         stats = person.get("/club/me", follow_redirects=True).text
         assert 'id="stat-played">1<' in stats
+
+    async def play_again() -> list[str]:  # every person asks to play again: the next game is the club's table too
+        async def ask(person: httpx.Client) -> str:
+            url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
+            async with connect(url, additional_headers={"Cookie": cookie_header(person)}) as socket:
+                await socket.send(json.dumps({"type": "again"}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 20))
+                    if message["type"] == "moved":
+                        return str(message["url"])
+
+        return list(await asyncio.gather(*(ask(person) for person in (founder, *others))))
+
+    moved = run_async(play_again)
+    next_id = int(moved[0].rsplit("/", 1)[1])
+    assert next_id != game_id
+
+    async def club_of_next() -> int | None:
+        clubs = ClubStore(server.database_url)
+        try:
+            return await clubs.club_of_game(next_id)
+        finally:
+            await clubs.close()
+
+    assert run_async(club_of_next) == club_id
 
 
 def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: RunningServer) -> None:

@@ -179,6 +179,12 @@ class ClubStore:
             row = await session.get(ClubTableRow, game_id)
             return None if row is None else row.club_id
 
+    async def play_again(self, game_id: int, next_game_id: int) -> None:
+        """:class:`~ohhell.web.results.ClubTables`: the next game of a club table's people is the club's table too."""
+        club_id = await self.club_of_game(game_id)
+        if club_id is not None:
+            await self.make_club_table(next_game_id, club_id)
+
     async def allows_undo(self, game_id: int) -> bool:
         """Whether the game is a table of a club whose admins allow Undo."""
         async with self._sessions() as session:
