@@ -19,10 +19,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ohhell import server, web
+from ohhell import server, transfer, web
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.routes import game_router
 from ohhell.site import schema
+from ohhell.transfer.routes import transfer_router
 from ohhell.web import failures
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
@@ -74,6 +75,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(BodyGuard)  # outermost: no body reaches anything before it is bounded and checked
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
+    app.mount("/static/transfer", StaticFiles(directory=transfer.STATIC), name="transfer-static")
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
     @app.get("/healthz", response_model=None)
@@ -85,4 +87,5 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     app.include_router(game_router(config))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
+    app.include_router(transfer_router(config))  # moving your games: /transfer, /api/transfer (ohhell.transfer)
     return app

@@ -424,7 +424,7 @@ function handOverPanel(panel, game, deal) {
   }
   let primary;
   if (game.over) {
-    const again = el("button", "button", "Replay this deal");
+    const again = el("button", "button", "Play these cards again");
     again.type = "button";
     again.addEventListener("click", replayDeal);
     primary = el("a", "button primary", "New game");
@@ -702,7 +702,14 @@ $("hint-button").addEventListener("click", () => send({ type: "hint" }));
 $("why-button").addEventListener("click", showWhy);
 $("last-trick-button").addEventListener("click", showLastTrick);
 $("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
-$("replay-button").addEventListener("click", replayDeal);
+// A new game with the same cards: at once after the game, after a question while it is still being played.
+$("replay-button").addEventListener("click", () => {
+  if (state && state.game.over) replayDeal();
+  else $("replay-dialog").showModal();
+});
+$("replay-dialog").addEventListener("close", () => {
+  if ($("replay-dialog").returnValue === "replay") replayDeal();
+});
 $("resign-button").addEventListener("click", () => state && !state.game.over && $("resign-dialog").showModal());
 $("resign-dialog").addEventListener("close", () => {
   if ($("resign-dialog").returnValue === "resign" && state && !state.game.over) {

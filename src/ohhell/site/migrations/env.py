@@ -8,8 +8,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
-import ohhell.keeper.web.models
-import ohhell.server.models  # noqa: F401  (the games' tables)
+import ohhell.keeper.web.models  # the score sheets' tables
+import ohhell.server.models  # the games' tables
+import ohhell.transfer.models  # noqa: F401  (the transfer codes)
 from ohhell.web.database import create_sync_engine
 from ohhell.web.models import Base
 
