@@ -88,6 +88,9 @@ class Game:
         self.totals = [0] * rules.players
         self.results: list[DealResult] = []
         self.resigned: int | None = None
+        self.left: dict[int, int] = {}
+        """Seats whose person gave up at a table of several people while the game went on: a computer player
+        played each from the action (its 0-based place in the whole game's log) given here. Each counts as a loss."""
         self.deal_cards = deal_cards and self.number is not None
         if self.deal_cards:
             self._deal_next()
@@ -139,8 +142,9 @@ class Game:
         """Every seat tied on the highest total once the game is over; ``None`` before."""
         if not self.is_over:
             return None
-        if self.resigned is not None:
-            others = [t if s != self.resigned else min(self.totals) - 1 for s, t in enumerate(self.totals)]
+        losers = set(self.left) | ({self.resigned} if self.resigned is not None else set())
+        if losers and len(losers) < self.rules.players:
+            others = [t if s not in losers else min(self.totals) - 1 for s, t in enumerate(self.totals)]
             return top_seats(others)
         return top_seats(self.totals)
 

@@ -59,6 +59,8 @@ def to_record(game: Game) -> dict[str, Any]:
     ]
     if game.resigned is not None:
         record["resigned"] = game.resigned
+    if game.left:
+        record["left"] = [{"seat": seat, "action": at} for seat, at in sorted(game.left.items())]
     return record
 
 
@@ -135,7 +137,9 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
         isinstance(resigned, bool) or not isinstance(resigned, int) or not 0 <= resigned < rules.players
     ):
         raise RecordError(f"resigned must be a seat from 0 to {rules.players - 1}")
+    left = _left(data.get("left"), rules.players)
     game = Game(rules, number, names=names, first_dealer=first_dealer, deal_cards=False)
+    game.left = left
     for index, deal_data in enumerate(deals):
         try:
             _replay_deal(game, index, deal_data)
@@ -150,6 +154,28 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
         if not game.is_over and (not game.deals or game.deal.is_over):
             game._deal_next()
     return game
+
+
+def _left(value: Any, players: int) -> dict[int, int]:
+    """The optional ``left`` list: ``[{"seat": s, "action": n}]``, seats whose person gave up while the game went on."""
+    if value is None:
+        return {}
+    problem = RecordError(
+        f'left must be a list of {{"seat": 0 to {players - 1}, "action": a whole number}}, one per seat'
+    )
+    if not isinstance(value, list):
+        raise problem
+    left: dict[int, int] = {}
+    for entry in value:
+        if not isinstance(entry, dict) or set(entry) != {"seat", "action"}:
+            raise problem
+        seat, at = entry["seat"], entry["action"]
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in (seat, at)) or not 0 <= seat < players:
+            raise problem
+        if at < 0 or seat in left:
+            raise problem
+        left[seat] = at
+    return left
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str = "the record") -> Any:
@@ -247,6 +273,8 @@ def summary(game: Game) -> dict[str, Any]:
     }
     if game.resigned is not None:
         out["resigned"] = game.resigned
+    if game.left:
+        out["left"] = [{"seat": seat, "action": at} for seat, at in sorted(game.left.items())]
     return out
 
 

@@ -106,7 +106,7 @@ class CreateGame:
 
 Write = AppendAction | ChangeGame | CreateGame
 
-GAME_COLUMNS: Final = frozenset({"shown_deal", "action_count", "finished", "totals", "winners", "resigned"})
+GAME_COLUMNS: Final = frozenset({"shown_deal", "action_count", "finished", "totals", "winners", "resigned", "seats"})
 """The game row's columns a write may change (besides ``updated_at``)."""
 JSON_COLUMNS: Final = frozenset({"rules", "seats", "totals", "winners"})
 

@@ -98,6 +98,57 @@ class SyncMessage(_Message):
     type: Literal["sync"]
 
 
+# ----------------------------------------------------------------- tables of several people (ohhell.server.party)
+
+CHAT_LENGTH: Final = 200
+PHRASES: Final = {"good-luck": "Good luck!", "well-played": "Well played!", "oops": "Oops!"}
+
+
+class StartMessage(_Message):
+    """The host starts the game from the waiting room; ``fill`` gives every open seat to a computer player."""
+
+    type: Literal["start"]
+    fill: bool = False
+
+
+class ChatMessage(_Message):
+    """A line of table chat: ``text`` (plain text, up to :data:`CHAT_LENGTH` characters) or a quick ``phrase``."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH)] | None = None
+    phrase: Literal["good-luck", "well-played", "oops"] | None = None
+
+
+class HandOverMessage(_Message):
+    """The host gives a person's seat to a computer player for the rest of the game."""
+
+    type: Literal["hand_over"]
+    seat: Annotated[int, Field(ge=0, le=6)]
+
+
+class RenewMessage(_Message):
+    """The host renews the invite (``join``) or ``watch`` link: the old one stops working."""
+
+    type: Literal["renew"]
+    link: Literal["join", "watch"]
+
+
+class SpectatorChatMessage(_Message):
+    """The host opens or closes chat for spectators."""
+
+    type: Literal["spectator_chat"]
+    open: bool
+
+
+class AgainMessage(_Message):
+    """After the game: this person would play again (same seats and rules, a new deal number)."""
+
+    type: Literal["again"]
+
+
+PartyMessage = StartMessage | ChatMessage | HandOverMessage | RenewMessage | SpectatorChatMessage | AgainMessage
+
+
 ClientMessage = Annotated[
     BidMessage
     | ChangeMessage
@@ -107,7 +158,13 @@ ClientMessage = Annotated[
     | NextHandMessage
     | HintMessage
     | ShowHandsMessage
-    | SyncMessage,
+    | SyncMessage
+    | StartMessage
+    | ChatMessage
+    | HandOverMessage
+    | RenewMessage
+    | SpectatorChatMessage
+    | AgainMessage,
     Field(discriminator="type"),
 ]
 MoveMessage = BidMessage | ChangeMessage | PlayMessage | TrumpMessage

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ohhell.dealnumbers import MAX_DEAL_NUMBER
 from ohhell.rules import Rules
@@ -26,6 +26,16 @@ class ComputerChoice(_Model):
     level: Literal["easy", "normal", "hard"] = "normal"
 
 
+class TableSettings(_Model):
+    """A table of several people: how long a disconnected person's turn waits, the turn timer, spectators' chat."""
+
+    grace_seconds: Annotated[float, Field(ge=1, le=300)] = 30.0
+    """A disconnected person's turn waits this long before a computer player plays for them."""
+    turn_seconds: Annotated[int, Field(ge=15, le=120)] | None = None
+    """Off unless set: a connected person who has not acted in this many seconds has the computer player's move."""
+    spectator_chat: bool = True
+
+
 class NewGameRequest(_Model):
     """The New game form."""
 
@@ -36,14 +46,27 @@ class NewGameRequest(_Model):
     )
     settings: Settings = Field(default_factory=Settings)
     number: Annotated[int, Field(ge=0, le=MAX_DEAL_NUMBER)] | None = None
+    friends: Annotated[list[Annotated[int, Field(ge=1, le=6)]], Field(max_length=6)] = Field(default_factory=list)
+    """Seats (1 = the first to your left) that wait for a friend instead of their computer player."""
+    table: TableSettings = Field(default_factory=TableSettings)
+
+    @model_validator(mode="after")
+    def _friends_are_seats(self) -> NewGameRequest:
+        if len(set(self.friends)) != len(self.friends) or any(s > len(self.computers) for s in self.friends):
+            raise ValueError(f"friends: each a different seat from 1 to {len(self.computers)}")
+        return self
 
     def rules(self) -> Rules:
         """The rules asked for (:class:`~ohhell.errors.RulesError` with a sentence if impossible)."""
         return Rules.preset(self.preset, players=1 + len(self.computers), **self.settings.overrides())
 
     def seats(self, player: str) -> list[Seat]:
-        """You in seat 0, then the computer players in play order (to your left first)."""
-        return [Seat.human(self.name, player), *(Seat.computer(c.name, c.level) for c in self.computers)]
+        """You in seat 0, then the computer players in play order (to your left first), and open seats for friends."""
+        others = [
+            Seat.open_seat() if index in self.friends else Seat.computer(c.name, c.level)
+            for index, c in enumerate(self.computers, start=1)
+        ]
+        return [Seat.human(self.name, player), *others]
 
 
-__all__ = ["ComputerChoice", "NewGameRequest"]
+__all__ = ["ComputerChoice", "NewGameRequest", "TableSettings"]

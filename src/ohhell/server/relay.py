@@ -47,8 +47,10 @@ class Socket(Protocol):
 class RemoteConnection:
     """At the owner: a connection held by another process, reached through its inbox."""
 
-    def __init__(self, hub: Hub, origin: str, link_id: str, seat: int) -> None:
+    def __init__(self, hub: Hub, origin: str, link_id: str, seat: int, name: str | None = None) -> None:
         self.hub = hub
+        self.name = name
+        """A spectator's name, to list them as watching."""
         self.origin = origin
         self.link_id = link_id
         self.seat = seat
@@ -96,7 +98,9 @@ class Link:
                 self.table, self.owner = None, elsewhere.owner
                 self.relay.relayed[self.id] = self
                 self._still_at = time.monotonic()
-                hub.send(elsewhere.owner, self._envelope("attach", seat=self.seat))
+                hub.send(
+                    elsewhere.owner, self._envelope("attach", seat=self.seat, name=getattr(self.socket, "name", None))
+                )
                 return
             try:
                 await table.join(self.socket)
@@ -215,7 +219,10 @@ class Relay:
         if kind == "attach":
             try:
                 table = await self.tables.get(game_id)
-                connection = RemoteConnection(self.hub, origin, link_id, int(message["seat"]))
+                name = message.get("name")
+                connection = RemoteConnection(
+                    self.hub, origin, link_id, int(message["seat"]), None if name is None else str(name)[:24]
+                )
                 await table.join(connection)
             except Exception:  # not the owner any more, or the table is going: the link goes again
                 self.hub.send(origin, {"kind": "moved", "link": link_id})

@@ -23,10 +23,13 @@ from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import exports, newgame, wording
 from ohhell.server.hub import Hub, RedisHub, SoloHub
+from ohhell.server.party import open_table, rebuild_with_party
+from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
+from ohhell.server.party_store import PartyStore
 from ohhell.server.relay import Relay
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
-from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables, rebuild
+from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables
 from ohhell.server.thinkers import Thinkers
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
@@ -94,9 +97,11 @@ def game_router(config: ServerConfig) -> APIRouter:
         warming = asyncio.create_task(thinkers.start())
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
         tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub)
+        parties = PartyStore(store)
+        tables.opener = lambda stored: open_table(stored, store, thinkers, parties, tables.change_window)
         relay = Relay(tables)
         await relay.start()
-        holder["tables"], holder["relay"] = tables, relay
+        holder["tables"], holder["relay"], holder["parties"] = tables, relay, parties
         app.state.live_tables = lambda: len(tables)  # what /healthz reports
         database_back(app).append(store.reconnect)
         try:
@@ -119,6 +124,17 @@ def game_router(config: ServerConfig) -> APIRouter:
         result: Relay = holder["relay"]
         return result
 
+    def parties() -> PartyStore:
+        result: PartyStore = holder["parties"]
+        return result
+
+    async def seat_at(stored: StoredGame, player: str) -> int | None:
+        """The player's seat at a game: in its seats, or claimed at a table of several people not yet started."""
+        seat = seat_of(stored, player)
+        if seat is None and any(s.get("kind") == "open" for s in stored.seats):
+            seat = await parties().seat_of(stored.id, player)
+        return seat
+
     def player_of(request: Request) -> str:
         key: str = request.state.player
         return key
@@ -129,7 +145,7 @@ def game_router(config: ServerConfig) -> APIRouter:
             stored = await tables().store.game(game_id)
         except GameNotFoundError:
             raise HTTPException(404, f"There is no game {game_id}.") from None
-        if seat_of(stored, player_of(request)) is None:
+        if await seat_at(stored, player_of(request)) is None:
             raise HTTPException(403, NOT_YOURS)
         return stored
 
@@ -137,16 +153,30 @@ def game_router(config: ServerConfig) -> APIRouter:
         """The game and its engine state, rebuilt from the log, for a player with a seat at it."""
         await own_game(request, game_id)
         stored = await tables().store.load(game_id)
-        return stored, rebuild(stored)
+        return stored, rebuild_with_party(stored, await parties().party(game_id))
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
-        return templates.TemplateResponse(request, name, {"animation_scale": config.animation_scale, **context})
+        return templates.TemplateResponse(
+            request, name, {"animation_scale": config.animation_scale, "watch_code": None, **context}
+        )
+
+    async def games_of(player: str) -> list[StoredGame]:
+        """The games ``player`` started and those whose seat they took through an invite link."""
+        own = await tables().store.games_of(player)
+        known = {g.id for g in own}
+        for game_id in await parties().games_of(player):
+            if game_id not in known:
+                try:
+                    own.append(await tables().store.game(game_id))
+                except GameNotFoundError:
+                    continue
+        return sorted(own, key=lambda g: g.updated_at, reverse=True)
 
     # ----------------------------------------------------------------- pages
 
     @router.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
-        games = await tables().store.games_of(player_of(request))
+        games = await games_of(player_of(request))
         return page(
             request,
             "home.html",
@@ -175,7 +205,7 @@ def game_router(config: ServerConfig) -> APIRouter:
 
     @router.get("/api/games")
     async def list_games(request: Request) -> list[dict[str, Any]]:
-        return [game_summary(g) for g in await tables().store.games_of(player_of(request))]
+        return [game_summary(g) for g in await games_of(player_of(request))]
 
     @router.post("/api/games", status_code=201)
     async def start_game(request: Request, body: newgame.NewGameRequest) -> dict[str, Any]:
@@ -184,6 +214,8 @@ def game_router(config: ServerConfig) -> APIRouter:
         except RulesError as exc:
             raise HTTPException(400, str(exc)) from None
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
+        if body.friends:
+            await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
         return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
 
     @router.post("/api/games/{game_id}/replay-deal", status_code=201)
@@ -192,7 +224,14 @@ def game_router(config: ServerConfig) -> APIRouter:
         old = await own_game(request, game_id)
         me = player_of(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
-        seats = [Seat.human(s.name, me) if s.is_human and s.player == me else s for s in seats]
+        seats = [  # the others' seats of a table of several people are computer players in one's own replay
+            Seat.human(s.name, me)
+            if s.is_human and s.player == me
+            else Seat.computer(s.name, "normal")
+            if s.is_human
+            else s
+            for s in seats
+        ]
         rules = Rules.from_json(old.rules)
         stored = await tables().start(rules, old.deal_number, seats, me, replay_of=old.id)
         return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
@@ -229,12 +268,37 @@ def game_router(config: ServerConfig) -> APIRouter:
         except failures.DATABASE_ERRORS:
             await websocket.close(code=1013, reason="the game database cannot be used now: try again")
             return
-        seat = seat_of(stored, identity.player_key(token))
+        try:
+            seat = await seat_at(stored, identity.player_key(token))
+        except failures.DATABASE_ERRORS:
+            await websocket.close(code=1013, reason="the game database cannot be used now: try again")
+            return
         if seat is None:
             await websocket.close(code=4403, reason="this game belongs to another player")
             return
         await websocket.accept()
-        connection = SocketConnection(websocket, seat)
+        await serve_socket(websocket, game_id, SocketConnection(websocket, seat))
+
+    @router.websocket("/ws/watch/{code}")
+    async def watch_socket(websocket: WebSocket, code: str) -> None:
+        if not guards.origin_allowed(websocket.scope, config.allowed_origins):
+            await websocket.close(code=4403, reason="this page may not open the game from another site")
+            return
+        try:
+            game_id = await watch_target(parties(), code)
+        except failures.DATABASE_ERRORS:
+            await websocket.close(code=1013, reason="the game database cannot be used now: try again")
+            return
+        if game_id is None:
+            await websocket.close(code=4404, reason="no table has that watch link")
+            return
+        await websocket.accept()
+        watcher = WatcherConnection(lambda text: asyncio.wait_for(websocket.send_text(text), SEND_TIMEOUT), "")
+        watcher.name = watcher_name(websocket)
+        await serve_socket(websocket, game_id, watcher)
+
+    async def serve_socket(websocket: WebSocket, game_id: int, connection: Any) -> None:
+        """Seat an accepted socket's connection at its table and pass its messages on until it closes."""
         try:
             link = await relay().connect(game_id, connection)
         except (GameNotFoundError, TableClosedError, *failures.DATABASE_ERRORS):
@@ -259,4 +323,5 @@ def game_router(config: ServerConfig) -> APIRouter:
         finally:
             relay().disconnect(link)
 
+    party_routes(router, lambda: tables().store, parties, page)
     return router

@@ -36,6 +36,16 @@ class Seat:
             raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
         return cls(name=name, kind="computer", level=level)
 
+    @classmethod
+    def open_seat(cls, name: str = "Open seat") -> Seat:
+        """A seat of a table of several people that waits for a friend (until the host starts the game)."""
+        return cls(name=name, kind="open")
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the seat still waits for a friend."""
+        return self.kind == "open"
+
     @property
     def is_human(self) -> bool:
         """Whether a person plays this seat."""
@@ -45,6 +55,8 @@ class Seat:
         """The stored form (with the player key: never send it to a client)."""
         if self.is_human:
             return {"name": self.name, "kind": self.kind, "player": self.player}
+        if self.is_open:
+            return {"name": self.name, "kind": self.kind}
         return {"name": self.name, "kind": self.kind, "level": self.level}
 
     @classmethod
@@ -52,6 +64,8 @@ class Seat:
         """The seat a stored form describes."""
         if data.get("kind") == "human":
             return cls.human(str(data["name"]), str(data["player"]))
+        if data.get("kind") == "open":
+            return cls.open_seat(str(data["name"]))
         return cls.computer(str(data["name"]), str(data["level"]))
 
     def public(self) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from ohhell.deal import Deal, Trick
 from ohhell.game import Game
 from ohhell.server import wording
 from ohhell.server.seats import Seat
+from ohhell.server.spectator import WATCHER, public_view
 from ohhell.view import SeatView, seat_view
 
 
@@ -53,7 +54,12 @@ def first_seq(game: Game, deal_index: int) -> int:
 
 
 def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
-    """``seat``'s view of the deal the table shows (a finished one while it waits for Next hand)."""
+    """``seat``'s view of the deal the table shows (a finished one while it waits for Next hand).
+
+    A spectator (:data:`~ohhell.server.spectator.WATCHER`) gets the public view, which holds no hand.
+    """
+    if seat == WATCHER:
+        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal), game.number)
     if facts.shown_deal == game.deal_index:
         return game.view(seat)
     return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal), game.number)

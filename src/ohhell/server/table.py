@@ -43,6 +43,7 @@ from ohhell.server.messages import (
     HintMessage,
     MoveMessage,
     NextHandMessage,
+    PartyMessage,
     PlayMessage,
     ResignMessage,
     ShowHandsMessage,
@@ -249,11 +250,17 @@ class Table:
                 await self._next_hand(connection, message.deal)
             elif isinstance(message, ResignMessage):
                 await self._resign(connection, message.seq)
+            elif isinstance(message, PartyMessage):
+                await self._party_message(connection, message)
             else:
                 await self._move(connection, message)
         except Exception:
             log.exception("table %s: a message of seat %s failed", self.id, connection.seat)
             await self._refuse(connection, "server-error", "Something went wrong on the server; nothing was changed.")
+
+    async def _party_message(self, connection: Connection, message: PartyMessage) -> None:
+        """Start, chat, hand over, renew, Play again: for tables of several people (:mod:`ohhell.server.party`)."""
+        await self._refuse(connection, "not-allowed", "This is not a table of several people.")
 
     async def _refuse(self, connection: Connection, code: str, message: str) -> None:
         await self._send(connection, encode(snapshot.error_message(code, message, self.seq)))
@@ -554,6 +561,8 @@ class Tables:
         self._tables: dict[int, Table] = {}
         self._loading: dict[int, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.opener: Callable[[StoredGame], Awaitable[Table]] | None = None
+        """Builds the table of a loaded game, when set (tables of several people, :mod:`ohhell.server.party`)."""
         self.on_gone: Callable[[Table], Awaitable[None]] | None = None
         """Told when a table is dropped while in use (its lease lost, or taken over), so its sockets go elsewhere."""
 
@@ -585,7 +594,11 @@ class Tables:
                 owner = await self.hub.acquire(game_id)
                 if owner != self.hub.process_id:
                     raise NotOwnerError(game_id, owner)
-            table = Table(await self.store.load(game_id), self.store, self.thinkers, self.change_window)
+            stored = await self.store.load(game_id)
+            if self.opener is not None:
+                table = await self.opener(stored)
+            else:
+                table = Table(stored, self.store, self.thinkers, self.change_window)
             table.on_conflict = self._conflicted
         except BaseException as exc:
             future.set_exception(exc)

@@ -2,12 +2,14 @@
 // new hand), then with every action only what changed, which merge() lays over the state held here.
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
-import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
+import { cardBack, cardName, cardPicture, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
 import { sortHand } from "./handorder.js";
 import { fillKeyList, installKeys } from "./keys.js";
-import { fitFelt, layOutHand, seatSide, seatsAround } from "./layout.js";
+import { fitFelt, layOutHand, placeOf, seatSide, seatsAround } from "./layout.js";
 import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
+import { chatRefused, initChat, onChat } from "/static/game/chat.js";
+import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -50,7 +52,10 @@ let noticeTimer = null;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  const watch = root.dataset.watch; // a spectator's page (the watch link): the public view, no seat
+  const name = new URLSearchParams(location.search).get("name") || localStorage.getItem("ohhell-name") || "";
+  const path = watch ? `/ws/watch/${watch}?name=${encodeURIComponent(name)}` : `/ws/games/${gameId}`;
+  socket = new WebSocket(`${scheme}://${location.host}${path}`);
   socket.addEventListener("open", () => {
     retries = 0;
     queue = [];
@@ -120,6 +125,14 @@ function receive(message) {
   } else if (message.type === "notice") {
     // "saving-failed" stays until "saved" replaces it
     notice(message.message, message.code === "saved" ? "info" : "error", message.code === "saving-failed");
+  } else if (message.type === "people") {
+    onPeople(message);
+  } else if (message.type === "chat") {
+    onChat(message);
+  } else if (message.type === "moved") {
+    moveTo(message.url);
+  } else if (message.type === "error" && chatRefused(message)) {
+    markIdle();
   } else if (message.type === "error") {
     awaitingReply = false;
     markIdle();
@@ -186,6 +199,7 @@ function render(message, completedTrick = null) {
   renderSheet(game, message.sheet);
   renderTools(game, deal);
   $("result").textContent = game.result || "";
+  decorate(message); // a table of several people: who is a person, connected, played for (people.js)
   fitFelt($("felt"), $("felt").closest(".table-area"));
 }
 
@@ -193,7 +207,7 @@ function renderPlates(game, deal) {
   const sides = { left: $("plates-left"), top: $("plates-top"), right: $("plates-right") };
   for (const box of Object.values(sides)) box.replaceChildren();
   const players = game.players.length;
-  renderPlate($("my-plate"), game, deal, game.you);
+  if (game.you >= 0) renderPlate($("my-plate"), game, deal, game.you);
   for (const seat of seatsAround(game.you, players)) {
     const side = seatSide(seat, game.you, players);
     const node = renderPlate(el("section", "plate"), game, deal, seat);
@@ -262,7 +276,7 @@ function renderTrick(game, deal, completed) {
   for (const { seat, card } of cards) {
     const key = `${deal.index}:${seat}:${card}`;
     now.add(key);
-    const where = seatPosition(seat, game.you, players);
+    const where = placeOf(seat, game.you, players);
     const item = el("li", "trick-card");
     item.dataset.seat = seat;
     item.dataset.card = card;
@@ -753,6 +767,8 @@ installKeys({
   },
   help: showKeys,
 });
+initPeople({ send });
+initChat({ send });
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
 

@@ -63,7 +63,7 @@ function renderComputers() {
       <label class="sr-only" for="${levelId}">Level of computer player ${i + 1}</label>
       <select id="${levelId}">${Object.entries(setup.levels)
         .map(([value, title]) => `<option value="${value}">${title}</option>`)
-        .join("")}</select>`;
+        .join("")}<option value="friend">A friend (invite link)</option></select>`;
     li.querySelector("input").value = previous.name;
     li.querySelector("select").value = previous.level;
     computers.append(li);
@@ -81,12 +81,25 @@ function formData() {
   const body = {
     preset: preset.value,
     name: document.getElementById("your-name").value.trim() || "You",
-    computers: [...computers.querySelectorAll("li")].map((li) => ({
-      name: li.querySelector("input").value.trim(),
-      level: li.querySelector("select").value,
-    })),
+    computers: [...computers.querySelectorAll("li")].map((li) => {
+      const level = li.querySelector("select").value;
+      return { name: li.querySelector("input").value.trim() || "Friend", level: level === "friend" ? "normal" : level };
+    }),
     settings,
   };
+  // Seats set to "A friend" wait for someone with the invite link (a table of several people, see people.js).
+  const friends = [...computers.querySelectorAll("li select")]
+    .map((select, index) => (select.value === "friend" ? index + 1 : 0))
+    .filter(Boolean);
+  if (friends.length) {
+    body.friends = friends;
+    const turn = document.getElementById("turn_seconds").value;
+    body.table = {
+      grace_seconds: Number(document.getElementById("grace_seconds").value) || 30,
+      turn_seconds: turn === "" ? null : Number(turn),
+      spectator_chat: document.getElementById("spectator_chat").checked,
+    };
+  }
   const number = document.getElementById("number").value.trim();
   if (number !== "") body.number = /^[0-9]+$/.test(number) ? Number(number) : number;
   return body;

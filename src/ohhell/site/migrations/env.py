@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 
 import ohhell.keeper.web.models  # the score sheets' tables
 import ohhell.server.models  # the games' tables
+import ohhell.server.party_models  # tables of several people
 import ohhell.transfer.models  # noqa: F401  (the transfer codes)
 from ohhell.web.database import create_sync_engine
 from ohhell.web.models import Base
