@@ -5,7 +5,7 @@
 import { cardBack, cardName, cardPicture, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
 import { sortHand } from "./handorder.js";
 import { fillKeyList, installKeys } from "./keys.js";
-import { fitFelt, layOutHand, placeOf, seatSide, seatsAround } from "./layout.js";
+import { fitFelt, layOutHand, placeNotice, placeOf, seatSide, seatsAround } from "./layout.js";
 import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
@@ -639,7 +639,11 @@ function showHint(message) {
   clearTimeout(noticeTimer);
   const head = el("p", "hint-head");
   head.append(el("strong", "", "Hint: "), document.createTextNode(message.text));
-  box.append(head);
+  const close = el("button", "notice-close", "✕");
+  close.type = "button";
+  close.setAttribute("aria-label", "Close the hint");
+  close.addEventListener("click", clearNotice);
+  box.append(close, head);
   if (numbers.length) {
     const details = el("details", "hint-numbers");
     details.append(el("summary", "", "The numbers behind it"));
@@ -769,6 +773,7 @@ installKeys({
 });
 initPeople({ send });
 initChat({ send });
+placeNotice($("notice"));
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
 

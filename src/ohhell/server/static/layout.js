@@ -72,3 +72,11 @@ export function fitFelt(felt, area) {
   const spare = window.innerHeight - bottom - 12;
   if (spare > 0) felt.style.height = `${Math.min(MAX_FELT, natural + spare)}px`;
 }
+
+// Where messages to the person go (a hint, why a card may not be played): beside the table on a wide screen, above
+// the score sheet; elsewhere over the top of the table. Either way they never push the hand off the screen.
+export function placeNotice(notice) {
+  const home = WIDE.matches ? document.querySelector(".sheet-area") : document.getElementById("felt");
+  if (home && notice.parentElement !== home) home.prepend(notice);
+}
+WIDE.addEventListener("change", () => placeNotice(document.getElementById("notice")));
