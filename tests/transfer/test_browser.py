@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -27,6 +29,7 @@ def test_a_transfer_link_moves_your_games_to_another_browser(browser: Browser, s
         phone.page.click("text=Move your games to another device")
         phone.page.click("#make-code")
         link = phone.page.locator("#transfer-link")
+        expect(phone.page.locator("#transfer-code")).to_have_text(re.compile(r"^(\w{4}-){3}\w{4}$"))
         expect(link).to_have_attribute("href", f"{server.url}/transfer/" + phone.page.inner_text("#transfer-code"))
         expect(phone.page.locator("#transfer-qr svg")).to_be_visible()
         url = link.get_attribute("href")

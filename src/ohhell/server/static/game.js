@@ -201,6 +201,7 @@ function render(message, completedTrick = null) {
   $("result").textContent = game.result || "";
   decorate(message); // a table of several people: who is a person, connected, played for (people.js)
   fitFelt($("felt"), $("felt").closest(".table-area"));
+  if (game.over) document.dispatchEvent(new CustomEvent("ohhell:game-over", { detail: { game: $("game").dataset.game } }));
 }
 
 function renderPlates(game, deal) {

@@ -1,7 +1,7 @@
 """Transfer codes that move a browser's games to another device (``player_transfers``).
 
 Revision ID: u0001
-Revises: f0001
+Revises: c0002
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "u0001"
-down_revision: str | None = "f0001"
+down_revision: str | None = "c0002"
 branch_labels: str | None = None
 depends_on: str | None = None
 
