@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import signal
 import socket
@@ -62,6 +63,28 @@ def free_port() -> int:
         return port
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and every process below it (its quick workers)."""
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        total += times.get(current, 0.0)
+        todo.extend(children.get(current, []))
+    return total
+
+
 def rss_mb(pid: int) -> float:
     """A process's resident memory in MB (0 if it is gone)."""
     try:
@@ -83,6 +106,9 @@ class Servers:
     def rss(self) -> float:
         return sum(rss_mb(p.pid) for p in self.processes)
 
+    def cpu(self) -> float:
+        return sum(tree_cpu_seconds(p.pid) for p in self.processes)
+
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes] | None) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
@@ -102,10 +128,11 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes] | None) -> None:
 
 
 @contextmanager
-def started_servers(count: int, log_dir: Path) -> Iterator[Servers]:
-    """``count`` fresh servers: SQLite for one, PostgreSQL and Redis for more; stopped and cleaned up after."""
+def started_servers(count: int, log_dir: Path, postgres: bool = False) -> Iterator[Servers]:
+    """``count`` fresh servers: SQLite for one (unless ``postgres``), PostgreSQL and Redis for more."""
     database_name = f"ohhell_bench_{uuid.uuid4().hex[:10]}"
-    if count == 1:
+    postgres = postgres or count > 1
+    if not postgres:
         database = f"sqlite:///{log_dir / 'bench.sqlite3'}"
         extra: list[str] = []
     else:
@@ -147,7 +174,7 @@ def started_servers(count: int, log_dir: Path) -> Iterator[Servers]:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
-        if count > 1:
+        if postgres:
             import psycopg
 
             with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
@@ -290,6 +317,8 @@ def percentile(values: list[float], share: float) -> float:
 async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers | None) -> dict[str, Any]:
     figures = Figures()
     rss_start = servers.rss() if servers else 0.0
+    cpu_start = servers.cpu() if servers else 0.0
+    own_cpu_start = time.process_time()
     peak = rss_start
     started = time.monotonic()
     deadline = started + args.seconds
@@ -308,6 +337,8 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         if servers:
             peak = max(peak, servers.rss())
     elapsed = min(time.monotonic(), deadline) - started
+    server_cpu = servers.cpu() - cpu_start if servers else 0.0
+    own_cpu = time.process_time() - own_cpu_start
     for person in people:
         person.cancel()
     await asyncio.gather(*people, return_exceptions=True)
@@ -335,6 +366,8 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         "errors": figures.errors,
         "error_kinds": figures.error_kinds,
         "rss_mb": {"start": round(rss_start, 1), "peak": round(peak, 1), "end": round(end, 1)},
+        "cpu_seconds": {"servers": round(server_cpu, 1), "load": round(own_cpu, 1), "cores": os.cpu_count()},
+        "server_cpu_ms_per_action": round(1000 * server_cpu / figures.actions, 3) if figures.actions else 0.0,
     }
 
 
@@ -349,6 +382,9 @@ def main() -> None:
     )
     parser.add_argument("--preset", default="short")
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
+    parser.add_argument(
+        "--database", choices=("sqlite", "postgres"), help="one process on PostgreSQL too (more always are)"
+    )
     parser.add_argument("--url", action="append", help="a running server to load instead (repeatable)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--seed", type=int, default=1)
@@ -367,7 +403,7 @@ def main() -> None:
     else:
         with (
             tempfile.TemporaryDirectory(prefix="ohhell-load-") as folder,
-            started_servers(args.processes, Path(folder)) as servers,
+            started_servers(args.processes, Path(folder), args.database == "postgres") as servers,
         ):
             result = asyncio.run(run_load(servers.urls, args, servers))
             for index in range(len(servers.urls)):
@@ -390,6 +426,11 @@ def main() -> None:
         (
             "server RSS start / peak / end (MB)",
             f"{result['rss_mb']['start']} / {result['rss_mb']['peak']} / {result['rss_mb']['end']}",
+        ),
+        (
+            "CPU s: servers / load generator",
+            f"{result['cpu_seconds']['servers']} / {result['cpu_seconds']['load']} "
+            f"({result['server_cpu_ms_per_action']} ms of server per action, {result['cpu_seconds']['cores']} cores)",
         ),
     ]
     for name, value in rows:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
 from playwright.sync_api import Page
@@ -23,13 +24,22 @@ def number_where_you_deal_first(players: int = 4, start: int = 1) -> int:
     return number
 
 
+TEST_SETTINGS: Final = {"forcedCard": False}
+"""The table settings tests start with unless they say otherwise: no card is played for the person, so that
+every card is played by the test's own click."""
+
+
 class TablePage:
     """One browser tab at the table."""
 
-    def __init__(self, page: Page, base_url: str) -> None:
+    def __init__(self, page: Page, base_url: str, settings: dict[str, object] | None = None) -> None:
         self.page = page
         self.base_url = base_url
         page.set_default_timeout(20_000)
+        stored = json.dumps(json.dumps(TEST_SETTINGS if settings is None else settings))
+        page.add_init_script(
+            f"if (localStorage.getItem('ohhell.table') === null) localStorage.setItem('ohhell.table', {stored});"
+        )
 
     def new_game(self, preset: str = "short", number: int | None = None, players: int = 4) -> None:
         """Fill in the New game form and start."""
@@ -71,6 +81,13 @@ class TablePage:
             self.page.locator(PLAYABLE_CARD).first.click()
         self.wait_moved_on(before)
         return kind
+
+    def tool(self, selector: str) -> None:
+        """Press a tool of the toolbar, opening the More menu first when the tool is in it."""
+        page = self.page
+        if page.locator(f"#tool-menu {selector}").count() and not page.locator("#tool-menu").evaluate("m => m.open"):
+            page.click("#tool-menu summary")
+        page.click(selector)
 
     def version(self) -> str:
         """Which moment the table shows: actions so far and the hand shown."""

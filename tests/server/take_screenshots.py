@@ -72,7 +72,7 @@ def main() -> None:
                     if _ < 2:
                         table.step()
                 shoot(desktop, "end-of-hand")
-                desktop.click("#hands-button")
+                table.tool("#hands-button")
                 shoot(desktop, "show-all-hands")
                 desktop.keyboard.press("Escape")
                 desktop.click("#why-button")

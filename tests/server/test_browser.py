@@ -86,7 +86,7 @@ def test_show_all_hands_after_the_hand(table: TablePage) -> None:
     expect(table.page.locator("#hands-button")).to_be_disabled()
     table.play_until("next")
     page = table.page
-    page.click("#hands-button")
+    table.tool("#hands-button")
     dialog = page.locator("#hands-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.locator(".all-hand")).to_have_count(4)
@@ -101,12 +101,12 @@ def test_giving_up_asks_first_then_ends_the_game(table: TablePage) -> None:
     table.new_game("short")
     table.step()
     page = table.page
-    page.click("#resign-button")
+    table.tool("#resign-button")
     expect(page.locator("#resign-dialog")).to_be_visible()
     page.click("#resign-dialog button:has-text('Keep playing')")
     expect(page.locator("#resign-dialog")).to_be_hidden()
     assert table.wait_ready() in ("bid", "play")
-    page.click("#resign-button")
+    table.tool("#resign-button")
     page.click("#resign-confirm")
     expect(page.locator(".hand-over .panel-title")).to_have_text("Game over")
     expect(page.locator("#result")).to_contain_text("You gave up.")
@@ -154,7 +154,7 @@ def test_replay_this_deal_deals_the_same_cards(table: TablePage) -> None:
     table.new_game("short")
     page = table.page
     first_url, number, hand = page.url, page.inner_text("#deal-number"), table.hand()
-    page.click("#replay-button")
+    table.tool("#replay-button")
     page.wait_for_url(lambda url: url != first_url)
     table.wait_ready()
     assert page.inner_text("#deal-number") == number
@@ -187,14 +187,16 @@ def test_a_server_restart_mid_game_resumes(page: Page, own_server: RunningServer
 def test_every_control_is_reachable_by_keyboard_and_named(table: TablePage) -> None:
     dealer_game(table)
     page = table.page
+    page.click("#tool-menu summary")  # the More menu open: its items are checked too
     unnamed = page.evaluate(
         """() => [...document.querySelectorAll('button, a[href], input, select')]
-            .filter(e => e.offsetParent !== null)
+            .filter(e => e.checkVisibility())
             .filter(e => !((e.getAttribute('aria-label') || e.innerText || e.labels?.[0]?.innerText || '').trim()))
             .map(e => e.outerHTML)"""
     )
     assert unnamed == []
     assert page.evaluate("() => [...document.images].every(img => img.hasAttribute('alt'))")
+    page.keyboard.press("Escape")
     page.locator("#main").focus()
     for _ in range(60):
         page.keyboard.press("Tab")

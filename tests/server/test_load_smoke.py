@@ -15,7 +15,7 @@ import pytest
 from server.serving import require_services
 
 BENCH = Path(__file__).parents[2] / "bench" / "web_load.py"
-KEYS = {"games", "processes", "moves_acknowledged", "actions_per_second", "ack_ms", "errors", "rss_mb"}
+KEYS = {"games", "processes", "moves_acknowledged", "actions_per_second", "ack_ms", "errors", "rss_mb", "cpu_seconds"}
 
 
 @pytest.mark.parametrize("processes", [1, 2])
@@ -48,4 +48,5 @@ def test_the_load_benchmark_plays_its_games_without_errors(tmp_path: Path, proce
     assert figures["moves_acknowledged"] > 0
     assert set(figures["ack_ms"]) == {"p50", "p99", "max"}
     assert set(figures["rss_mb"]) == {"start", "peak", "end"}
+    assert figures["cpu_seconds"]["servers"] > 0  # the servers and their quick workers were found and measured
     assert "traceback" not in finished.stderr.lower()

@@ -7,6 +7,7 @@ person and the spectator received is checked against the record for cards hidden
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Final
@@ -16,7 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from server.partyscan import leaks
 from server.serving import RunningServer
-from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD
+from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, TEST_SETTINGS
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +42,10 @@ class Person:
         self.name = name
         self.frames: list[str] = []
         self.page: Page | None = None
+        stored = json.dumps(json.dumps(TEST_SETTINGS))  # every card is played by the test's own click
+        context.add_init_script(
+            f"if (localStorage.getItem('ohhell.table') === null) localStorage.setItem('ohhell.table', {stored});"
+        )
 
     def open(self, url: str) -> Page:
         page = self.context.new_page()
@@ -116,7 +121,7 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
         page.click("#start-game")
         expect(page.locator("#waiting-room")).to_be_hidden()
         expect(page.locator("#plates .plate").first).to_be_visible()
-        expect(spectator.locator("#plates .plate")).to_have_count(4)
+        expect(spectator.locator("#plates .plate, #my-plate")).to_have_count(4)
         expect(page.locator(".plate[data-seat='3'] .people-tag")).to_have_text("Computer player")
 
         # chat: markup is shown as text, never run

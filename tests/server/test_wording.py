@@ -37,16 +37,33 @@ def test_once_everyone_has_bid_the_bar_says_what_the_total_means() -> None:
     assert wording.bid_bar([1, 1, 1, 2], 5).endswith("as many as the tricks, so everyone can make it")
 
 
-def test_name_plates_read_bid_2_won_1_with_needs_made_it_or_too_many() -> None:
+def test_name_plates_say_needs_on_track_or_too_many_while_the_hand_is_played() -> None:
     assert wording.plate_line(2, 1) == "Bid 2 · won 1"
-    assert [wording.plate_label(2, won) for won in (0, 1, 2, 3)] == [
+    assert [wording.plate_label(2, won) for won in (0, 1, 2, 3, 4)] == [
         "Needs 2 more",
         "Needs 1 more",
-        "Made it",
-        "Too many",
+        "On track",
+        "1 too many",
+        "2 too many",
     ]
+    assert wording.plate_label(0, 0) == "On track"  # a zero bid is made only when the hand is over
     assert wording.plate_line(None, 0) == "No bid yet"
     assert wording.plate_label(None, 0) is None
+
+
+def test_name_plates_say_made_it_missed_by_or_too_many_once_the_hand_is_over() -> None:
+    assert [wording.plate_label(2, won, over=True) for won in (0, 1, 2, 3)] == [
+        "Missed by 2",
+        "Missed by 1",
+        "Made it",
+        "1 too many",
+    ]
+    assert wording.plate_label(0, 0, over=True) == "Made it"
+    assert wording.plate_label(0, 1, over=True) == "1 too many"
+
+
+def test_a_hand_left_when_the_game_ended_has_no_labels() -> None:
+    assert wording.plate_label(2, 1, abandoned=True) is None
 
 
 def test_the_dealers_forbidden_bid_comes_with_a_sentence_saying_why() -> None:

@@ -188,7 +188,8 @@ def game_router(config: ServerConfig) -> APIRouter:
     @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
-        return page(request, "game.html", game_id=stored.id, number=stored.deal_number)
+        preset = Rules.from_json(stored.rules).preset_name
+        return page(request, "game.html", game_id=stored.id, number=stored.deal_number, preset=preset)
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:

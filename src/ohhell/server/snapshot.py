@@ -155,12 +155,13 @@ def _deal_part(game: Game, deal: Deal, view: SeatView, facts: TableFacts) -> dic
     seat = view.seat
     led = deal.led_suit
     left = _cards_left(view)
+    finished = view.phase == "finished"
     plates = [
         {
             "bid": bid,
             "won": won,
             "line": wording.plate_line(bid, won),
-            "label": wording.plate_label(bid, won),
+            "label": wording.plate_label(bid, won, over=finished, abandoned=game.is_over and not finished),
             "cards_left": left[s],
         }
         for s, (bid, won) in enumerate(zip(view.bids, view.tricks_won, strict=True))

@@ -3,8 +3,10 @@
 Every function takes what one seat may know (its view, names, public facts such as the suit led) and
 returns text for that seat, who is "You".
 
->>> plate_line(2, 1), plate_label(2, 1), plate_label(2, 2), plate_label(2, 3)
-('Bid 2 · won 1', 'Needs 1 more', 'Made it', 'Too many')
+>>> plate_line(2, 1), plate_label(2, 1), plate_label(0, 0), plate_label(2, 3)
+('Bid 2 · won 1', 'Needs 1 more', 'On track', '1 too many')
+>>> plate_label(2, 2, over=True), plate_label(2, 1, over=True), plate_label(0, 2, over=True)
+('Made it', 'Missed by 1', '2 too many')
 >>> bid_bar([2, 0, 2, None], 5)
 '4 bid for 5 tricks'
 >>> bid_bar([2, 2, 2, 1], 5)
@@ -45,13 +47,20 @@ def plate_line(bid: int | None, won: int) -> str:
     return "No bid yet" if bid is None else f"Bid {bid} · won {won}"
 
 
-def plate_label(bid: int | None, won: int) -> str | None:
-    """``Needs 1 more``, ``Made it`` or ``Too many`` once the seat has bid."""
-    if bid is None:
+def plate_label(bid: int | None, won: int, over: bool = False, abandoned: bool = False) -> str | None:
+    """A name plate's label once the seat has bid, true at that moment.
+
+    While the hand is played: ``Needs 1 more``, ``On track`` (as many tricks as the bid, a zero bid included:
+    nothing is made until the hand is over) or ``1 too many``. Once the hand is ``over``: ``Made it``,
+    ``Missed by 1`` or ``1 too many``. A hand ``abandoned`` when the game ended (someone gave up) has none.
+    """
+    if bid is None or abandoned:
         return None
-    if won < bid:
-        return f"Needs {bid - won} more"
-    return "Made it" if won == bid else "Too many"
+    if won > bid:
+        return f"{won - bid} too many"
+    if won == bid:
+        return "Made it" if over else "On track"
+    return f"Missed by {bid - won}" if over else f"Needs {bid - won} more"
 
 
 def bid_bar(bids: Sequence[int | None], tricks: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -35,8 +36,23 @@ log = logging.getLogger(__name__)
 SCHEMA_RETRY_SECONDS: Final = 5.0
 
 
-def create_app(config: ServerConfig) -> FastAPI:
-    """The application for one database; the schema is brought up to date at startup."""
+def freeze_startup_objects() -> None:
+    """Keep what the started server holds (modules, routes, the ORM's tables) out of every later collection.
+
+    Those objects live as long as the process, yet each full collection of the cyclic garbage collector walked
+    them all (about 120,000 objects, tens of milliseconds, a pause every table on the process felt in its p99);
+    after ``gc.freeze()`` a collection walks only what was made since.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
+    """The application for one database; the schema is brought up to date at startup.
+
+    ``own_process``: the application is the whole process (``ohhell serve``), so what it holds once started
+    can be frozen out of the garbage collector's walks (:func:`freeze_startup_objects`).
+    """
     problem: dict[str, str | None] = {"database": None}
 
     async def bring_schema_up_to_date(app: FastAPI) -> bool:
@@ -61,6 +77,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
+        if own_process:
+            freeze_startup_objects()
         try:
             yield
         finally:

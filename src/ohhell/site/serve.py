@@ -44,7 +44,7 @@ def app_from_environment() -> FastAPI:
     """The application of one ``--workers`` process, from the settings the parent put in the environment."""
     fields = json.loads(os.environ[CONFIG_VARIABLE])
     fields["allowed_origins"] = tuple(fields["allowed_origins"])
-    return create_app(ServerConfig(**fields))
+    return create_app(ServerConfig(**fields), own_process=True)
 
 
 def serve(host: str, port: int, config: ServerConfig, workers: int = 1) -> None:
@@ -60,7 +60,7 @@ def serve(host: str, port: int, config: ServerConfig, workers: int = 1) -> None:
             "ohhell.site.serve:app_from_environment", factory=True, workers=workers, **_uvicorn_options(host, port)
         )
         return
-    app = create_app(config)
+    app = create_app(config, own_process=True)
     server = uvicorn.Server(uvicorn.Config(app, **_uvicorn_options(host, port)))
     app.state.stopping = lambda: server.should_exit  # held requests (the keeper's /next) end when this turns true
     server.run()

@@ -5,12 +5,19 @@
 import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
 import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
+import { sortHand } from "./handorder.js";
+import { fillKeyList, installKeys } from "./keys.js";
+import { fitFelt, layOutHand, seatSide, seatsAround } from "./layout.js";
+import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
+import { playSound } from "./sounds.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const scale = Number(root.dataset.animationScale || "1");
 const DELAYS = { bid: 650, card: 750, trick: 1500 };
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
+const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
+const settings = loadSettings();
 document.documentElement.style.setProperty("--anim-scale", String(scale));
 
 const $ = (id) => document.getElementById(id);
@@ -20,7 +27,16 @@ const el = (tag, className, text) => {
   if (text !== undefined) node.textContent = text;
   return node;
 };
-const sleep = (kind) => new Promise((resolve) => setTimeout(resolve, queue.length > CATCH_UP ? 0 : DELAYS[kind] * scale));
+// Every pause of the table: a computer player's bid or card, a finished trick; as long as the speed setting says.
+function pauseFor(kind) {
+  if (queue.length > CATCH_UP) return 0;
+  return DELAYS[kind] * scale * SPEEDS[settings.speed].factor;
+}
+const sleep = (kind) => {
+  const ms = pauseFor(kind);
+  root.dataset.lastPause = `${kind} ${Math.round(ms * 1000) / 1000}`; // for tests and tools: the pause just taken
+  return new Promise((resolve) => setTimeout(resolve, ms));
+};
 
 let socket = null;
 let retries = 0;
@@ -69,6 +85,7 @@ function move(message) {
   if (awaitingReply || !state) return;
   if (send({ ...message, seq: state.seq, deal: state.deal.index })) {
     awaitingReply = true;
+    clearTimeout(automatic);
     markIdle();
     hint = null;
     clearNotice();
@@ -140,6 +157,7 @@ async function pump() {
   } finally {
     pumping = false;
     markIdle();
+    scheduleAutomatic();
   }
 }
 
@@ -148,6 +166,7 @@ async function playBack(event, after) {
   const verb = event.action.split(" ")[0];
   if (verb === "play" && event.trick) {
     render(after, event.trick);
+    playSound("trick", settings.sounds, event.trick.winner === after.game.you);
     await sleep("card");
     $("trick-note").textContent = event.trick.sentence;
     markTrickWinner(event.trick.winner);
@@ -163,6 +182,7 @@ async function playBack(event, after) {
 // ------------------------------------------------------------------ rendering
 
 function render(message, completedTrick = null) {
+  soundsFor(state, message);
   state = message;
   const { game, deal } = message;
   $("deal-number").textContent = game.number;
@@ -170,65 +190,61 @@ function render(message, completedTrick = null) {
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;
   $("status").textContent = game.over ? "Game over." : deal.status;
-  $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next);
+  $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next && !game.over);
   renderTurnUp(deal);
+  renderPlates(game, deal);
   renderTrick(game, deal, completedTrick);
   renderCenter(game, deal, completedTrick !== null);
-  renderPlates(game, deal); // after the panel: on a phone an open panel makes the table taller
   renderHand(game, deal);
   renderSheet(game, message.sheet);
   renderTools(game, deal);
   $("result").textContent = game.result || "";
   decorate(message); // a table of several people: who is a person, connected, played for (people.js)
+  fitFelt($("felt"), $("felt").closest(".table-area"));
 }
 
 function renderPlates(game, deal) {
-  const box = $("plates");
-  box.replaceChildren();
-  const felt = $("felt");
+  const sides = { left: $("plates-left"), top: $("plates-top"), right: $("plates-right") };
+  for (const box of Object.values(sides)) box.replaceChildren();
   const players = game.players.length;
-  game.players.forEach((player, seat) => {
-    const plate = deal.plates[seat];
-    const mine = seat === game.you;
-    const toAct = deal.to_act === seat && !deal.finished && !game.waiting_for_next;
-    const node = mine ? $("my-plate") : el("section", "plate");
-    node.replaceChildren();
-    node.classList.toggle("to-act", toAct);
-    node.dataset.seat = seat;
-    node.setAttribute("aria-label", `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`);
-    const name = el("h3", "plate-name", mine && player.name !== "You" ? `${player.name} (you)` : player.name);
-    if (player.level) name.append(el("span", "level", levelName(player.level)));
-    if (seat === deal.dealer) {
-      const chip = el("span", "dealer-chip", "D");
-      chip.title = "Dealer";
-      chip.setAttribute("aria-label", "dealer");
-      name.prepend(chip);
-    }
-    node.append(name, el("p", "plate-line", plate.line));
-    if (plate.label) node.append(el("p", `plate-label ${labelTone(plate.label)}`, plate.label));
-    if (mine) {
-      if (toAct) node.append(el("p", "turn-chip", "Your turn"));
-      return;
-    }
-    const cards = el("p", "plate-cards");
-    cards.append(cardBack(""), el("span", "", `${plate.cards_left} card${plate.cards_left === 1 ? "" : "s"}`));
-    node.append(cards);
-    if (toAct) node.append(el("p", "turn-chip", "Thinking…"));
-    box.append(node);
-    place(node, seatPosition(seat, game.you, players), felt);
-  });
+  const bottom = game.you >= 0 ? game.you : 0; // a spectator (no seat) sees the table from seat 0's side
+  renderPlate($("my-plate"), game, deal, bottom);
+  for (const seat of seatsAround(bottom, players)) {
+    const side = seatSide(seat, bottom, players);
+    const node = renderPlate(el("section", "plate"), game, deal, seat);
+    if (side === "left") sides.left.prepend(node);
+    else sides[side].append(node);
+  }
 }
 
-// Put a plate at its seat, kept wholly inside the table however narrow the screen.
-function place(node, where, felt) {
-  const width = felt.clientWidth;
-  const height = felt.clientHeight;
-  const halfW = node.offsetWidth / 2 + 4;
-  const halfH = node.offsetHeight / 2 + 4;
-  const x = Math.min(Math.max(where.x * width, halfW), width - halfW);
-  const y = Math.min(Math.max(where.y * height, halfH), height - halfH);
-  node.style.left = `${x}px`;
-  node.style.top = `${y}px`;
+function renderPlate(node, game, deal, seat) {
+  const player = game.players[seat];
+  const plate = deal.plates[seat];
+  const mine = seat === game.you;
+  const toAct = deal.to_act === seat && !deal.finished && !game.waiting_for_next && !game.over;
+  node.replaceChildren();
+  node.classList.toggle("to-act", toAct);
+  node.dataset.seat = seat;
+  node.setAttribute("aria-label", `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`);
+  const name = el("h3", "plate-name", mine && player.name !== "You" ? `${player.name} (you)` : player.name);
+  if (player.level) name.append(el("span", "level", levelName(player.level)));
+  if (seat === deal.dealer) {
+    const chip = el("span", "dealer-chip", "D");
+    chip.title = "Dealer";
+    chip.setAttribute("aria-label", "dealer");
+    name.prepend(chip);
+  }
+  node.append(name, el("p", "plate-line", plate.line));
+  const line = mine ? node : el("div", "plate-state");
+  if (plate.label) line.append(el("p", `plate-label ${labelTone(plate.label)}`, plate.label));
+  if (!mine) {
+    const cards = el("p", "plate-cards");
+    cards.append(cardBack(""), el("span", "", `${plate.cards_left} card${plate.cards_left === 1 ? "" : "s"}`));
+    line.append(cards);
+    node.append(line);
+  }
+  if (toAct && !game.over) node.append(el("p", "turn-chip", mine ? "Your turn" : "Thinking…"));
+  return node;
 }
 
 function levelName(level) {
@@ -237,6 +253,7 @@ function levelName(level) {
 
 function labelTone(label) {
   if (label.startsWith("Needs")) return "needs";
+  if (label === "On track") return "track";
   return label === "Made it" ? "made" : "over";
 }
 
@@ -252,20 +269,20 @@ function renderTurnUp(deal) {
 function renderTrick(game, deal, completed) {
   const list = $("trick");
   list.replaceChildren();
-  const cards = completed ? completed.cards : deal.trick;
+  // once the game is over (given up mid-trick) the unfinished trick is not left behind the Game over panel
+  const cards = completed ? completed.cards : game.over ? [] : deal.trick;
   const players = game.players.length;
-  const narrow = $("felt").clientWidth < 560;
-  const [spreadX, spreadY] = narrow ? [36, 30] : [42, 40];
+  const [spreadX, spreadY] = [56, 52];
   const now = new Set();
   for (const { seat, card } of cards) {
     const key = `${deal.index}:${seat}:${card}`;
     now.add(key);
-    const where = seatPosition(seat, game.you, players);
+    const where = seatPosition(seat, game.you >= 0 ? game.you : 0, players);
     const item = el("li", "trick-card");
     item.dataset.seat = seat;
     item.dataset.card = card;
     item.style.left = `${50 + (where.x - 0.5) * spreadX}%`;
-    item.style.top = `${52 + (where.y - 0.5) * spreadY}%`;
+    item.style.top = `${50 + (where.y - 0.5) * spreadY}%`;
     item.style.setProperty("--from-x", `${(where.x - 0.5) * 160}%`);
     item.style.setProperty("--from-y", `${(where.y - 0.5) * 160}%`);
     if (!shownTrick.has(key)) item.classList.add("arrive");
@@ -305,15 +322,20 @@ function renderCenter(game, deal, trickOnShow) {
   }
   panel.hidden = false;
   $("felt").classList.toggle("panel-open", !panel.classList.contains("change"));
+  // The panel itself takes the focus, not its first button, so that a stray Enter bids nothing; Tab goes on to
+  // the buttons. The end of a hand focuses Next hand, which Enter should press.
+  const target = panel.classList.contains("hand-over") ? focusTarget : panel;
   if (focusTarget && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
-    focusTarget.focus({ preventScroll: true });
+    target.focus({ preventScroll: true });
   }
 }
 
 function biddingPanel(panel, game, deal) {
   panel.classList.add("bidding");
-  panel.append(el("h2", "panel-title", "Your bid"));
-  panel.append(el("p", "panel-bar", deal.bar));
+  panel.setAttribute("aria-label", "Your bid");
+  const head = el("p", "panel-head");
+  head.append(el("strong", "panel-title", "Your bid"), el("span", "panel-bar", deal.bar));
+  panel.append(head);
   const sofar = game.players
     .map((player, seat) => (deal.plates[seat].bid === null ? null : `${seat === game.you ? "You" : player.name} ${deal.plates[seat].bid}`))
     .filter(Boolean);
@@ -427,15 +449,15 @@ function handOverPanel(panel, game, deal) {
     primary = el("button", "button primary", "Next hand");
     primary.type = "button";
     primary.id = "next-hand";
-    primary.addEventListener("click", () => {
-      if (!awaitingReply && send({ type: "next", deal: game.next_deal })) {
-        awaitingReply = true;
-        markIdle();
-      }
-    });
+    primary.addEventListener("click", nextHand);
     actions.append(primary);
   }
   panel.append(actions);
+  if (!game.over) {
+    const note = el("p", "auto-next-note", "");
+    note.id = "auto-next-note";
+    panel.append(note);
+  }
   return primary;
 }
 
@@ -446,7 +468,8 @@ function renderHand(game, deal) {
   const canPlay = deal.my_turn && deal.phase === "playing" && !game.waiting_for_next && !game.over;
   box.classList.toggle("your-turn", canPlay);
   let first = null;
-  for (const card of deal.hand) {
+  const buttons = [];
+  for (const card of settings.sortBySuit ? sortHand(deal.hand, deal.trump) : deal.hand) {
     const button = el("button", "hand-card");
     button.type = "button";
     button.dataset.card = card;
@@ -460,10 +483,10 @@ function renderHand(game, deal) {
       if (playable) move({ type: "play", card });
       else notice(deal.unplayable[card] || "That card cannot be played now.", "error");
     });
-    box.append(button);
+    buttons.push(button);
     if (playable && !first) first = button;
   }
-  box.style.setProperty("--count", String(deal.hand.length));
+  layOutHand(box, buttons);
   if (first && (hadFocus || document.activeElement === document.body)) first.focus({ preventScroll: true });
 }
 
@@ -535,6 +558,58 @@ function renderTools(game, deal) {
   $("last-trick-button").disabled = !deal.last_trick;
   $("hands-button").disabled = !deal.finished;
   $("resign-button").disabled = game.over;
+}
+
+// ------------------------------------------------------------------ what the table does by itself
+
+let automatic = null; // the forced card or the next hand, waiting to be done for the person
+
+// Once the table has caught up: play a forced card (the only one you may play) for you, or start the next hand
+// a few seconds after one is over, when the settings say so. Anything the person does first cancels it.
+function scheduleAutomatic() {
+  clearTimeout(automatic);
+  automatic = null;
+  const note = $("auto-next-note");
+  if (note) note.textContent = "";
+  if (!state || pumping || queue.length || awaitingReply) return;
+  const { game, deal } = state;
+  if (settings.forcedCard && playing(game, deal) && deal.playable.length === 1) {
+    const card = deal.playable[0];
+    automatic = setTimeout(() => {
+      if (state && playing(state.game, state.deal) && state.deal.playable.length === 1) {
+        announce(`Your only card, the ${cardName(card)}, is played for you.`);
+        move({ type: "play", card });
+      }
+    }, pauseFor("card"));
+  } else if (settings.autoNext && game.waiting_for_next) {
+    const seconds = AUTO_NEXT_SECONDS * Math.max(scale, 0.01);
+    if (note) note.textContent = `The next hand starts by itself in ${AUTO_NEXT_SECONDS} seconds.`;
+    automatic = setTimeout(() => {
+      if (!document.querySelector("dialog[open]")) nextHand();
+    }, seconds * 1000);
+  }
+}
+
+function playing(game, deal) {
+  return deal.my_turn && deal.phase === "playing" && !game.waiting_for_next && !game.over;
+}
+
+function nextHand() {
+  if (!state || !state.game.waiting_for_next || awaitingReply) return false;
+  if (send({ type: "next", deal: state.game.next_deal })) {
+    awaitingReply = true;
+    markIdle();
+  }
+  return true;
+}
+
+// The sounds of a change of state: your turn has come, a hand is over.
+function soundsFor(before, after) {
+  if (!before || !after || after.type === "state") return;
+  const wasMine = before.deal.my_turn && !before.game.waiting_for_next;
+  const isMine = after.deal.my_turn && !after.game.waiting_for_next && !after.game.over;
+  if (isMine && !wasMine) playSound("turn", settings.sounds);
+  if (after.deal.finished && !before.deal.finished) playSound("hand", settings.sounds);
 }
 
 // ------------------------------------------------------------------ messages to the person
@@ -649,7 +724,59 @@ $("resign-dialog").addEventListener("close", () => {
     send({ type: "resign", seq: state.seq });
   }
 });
+$("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
+bindSettingsDialog($("settings-dialog"), settings, (name) => {
+  if (state && !pumping) render(state);
+  if (name === "forcedCard" || name === "autoNext") scheduleAutomatic();
+});
+$("keys-button").addEventListener("click", showKeys);
+
+function showKeys() {
+  fillKeyList($("keys-list"));
+  $("keys-dialog").showModal();
+  return true;
+}
+
+installKeys({
+  bids: () => (state && state.deal.my_turn && state.deal.phase === "bidding" && !state.game.waiting_for_next
+    ? state.deal.bids.filter((option) => option.allowed).map((option) => option.bid)
+    : []),
+  maxBid: () => (state ? state.deal.size : 0),
+  bid: (n) => move({ type: "bid", bid: n }),
+  cards: () => [...document.querySelectorAll("#hand .hand-card")],
+  next: nextHand,
+  hint: () => {
+    if ($("hint-button").disabled) return false;
+    send({ type: "hint" });
+    return true;
+  },
+  why: () => {
+    showWhy();
+    return true;
+  },
+  lastTrick: () => {
+    if (!state || !state.deal.last_trick) return false;
+    showLastTrick();
+    return true;
+  },
+  help: showKeys,
+});
 initPeople({ send });
 initChat({ send });
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
+
+// The More menu closes when one of its items is used, on Escape and on a click elsewhere.
+const toolMenu = $("tool-menu");
+toolMenu.addEventListener("click", (event) => {
+  if (event.target.closest(".tool-menu-items .tool")) toolMenu.open = false;
+});
+toolMenu.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && toolMenu.open) {
+    toolMenu.open = false;
+    toolMenu.querySelector("summary").focus();
+  }
+});
+document.addEventListener("click", (event) => {
+  if (toolMenu.open && !toolMenu.contains(event.target)) toolMenu.open = false;
+});

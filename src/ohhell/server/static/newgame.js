@@ -12,6 +12,16 @@ const SELECTS = ["schedule", "scoring", "trump"];
 const CHECKS = ["miss_penalty", "zero_bid_bonus_five", "hook", "special_cards"];
 const RADIOS = ["bid_changes", "first_lead"];
 
+// Each menu shows a short name; the sentence under it says the whole of the choice.
+function describeChoices() {
+  for (const id of ["preset", ...SELECTS]) {
+    const select = document.getElementById(id);
+    const text = document.getElementById(`${id}-text`);
+    const option = select.options[select.selectedIndex];
+    if (text && option) text.textContent = option.dataset.text === option.text ? "" : option.dataset.text;
+  }
+}
+
 function applyPreset() {
   const values = defaults[preset.value];
   for (const name of SELECTS) document.getElementById(name).value = values[name];
@@ -19,7 +29,19 @@ function applyPreset() {
   for (const name of RADIOS) {
     for (const radio of form.querySelectorAll(`input[name="${name}"]`)) radio.checked = radio.value === values[name];
   }
-  if (values.special_cards && Number(players.value) > 6) players.value = "6";
+  limitPlayers();
+  describeChoices();
+}
+
+// Only the player counts the rules allow are offered: Magicians and Jesters is for 3 to 6.
+function limitPlayers() {
+  const most = document.getElementById("special_cards").checked ? 6 : 7;
+  for (const option of players.options) {
+    const allowed = Number(option.value) <= most;
+    option.disabled = !allowed;
+    option.hidden = !allowed;
+  }
+  if (Number(players.value) > most) players.value = String(most);
   renderComputers();
 }
 
@@ -120,5 +142,7 @@ form.addEventListener("submit", async (event) => {
 });
 
 preset.addEventListener("change", applyPreset);
+for (const id of SELECTS) document.getElementById(id).addEventListener("change", describeChoices);
 players.addEventListener("change", renderComputers);
+document.getElementById("special_cards").addEventListener("change", limitPlayers);
 applyPreset();

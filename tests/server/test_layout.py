@@ -1,0 +1,157 @@
+"""The table's layout checked by the elements' boxes at a phone's and three laptop and desktop sizes.
+
+For hands of 1, 10, 13 and 15 cards (15: Magicians and Jesters at 4 players): every card inside the screen, the
+bidding and end-of-hand panels over no name plate nor the turned card and inside the screen, every bid button
+visible and on top where it is pressed, and no sideways scrolling anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from server.serving import RunningServer
+from server.tablepage import TablePage, number_where_you_deal_first
+
+pytestmark = pytest.mark.browser
+
+SIZES: Final = [(390, 844), (1280, 720), (1366, 768), (1920, 1080)]
+HANDS: Final[dict[int, tuple[str, dict[str, Any]]]] = {
+    1: ("up-and-down", {}),
+    10: ("full", {}),
+    13: ("full", {"schedule": "down-from-max"}),
+    15: ("magicians", {"schedule": "down-from-max"}),
+}
+COMPUTERS: Final = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+
+# Every box the checks need, in one round trip: the viewport, the cards, the plates, the turned card, the panel and
+# each bid button with whether the point at its centre belongs to it.
+BOXES: Final = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.left, y: r.top, r: r.right, b: r.bottom}; };
+  const onTop = (e) => {
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return !!hit && (hit === e || e.contains(hit));
+  };
+  const panel = document.getElementById('center-panel');
+  return {
+    width: window.innerWidth, height: window.innerHeight,
+    scrollWidth: document.documentElement.scrollWidth,
+    cards: [...document.querySelectorAll('#hand .hand-card')].map(box),
+    plates: [...document.querySelectorAll('#plates .plate, #my-plate')].map(box),
+    turnUp: box(document.getElementById('turn-up')),
+    panel: panel.hidden ? null : box(panel),
+    bids: [...document.querySelectorAll('.center-panel .bid-button')].map(b => ({...box(b), onTop: onTop(b)})),
+  };
+}"""
+
+
+def start(page: Page, base_url: str, cards: int, players: int = 4) -> None:
+    """A new game through the page's own API call, with the first hand of ``cards`` cards and you dealing."""
+    preset, settings = HANDS[cards]
+    body = {
+        "preset": preset,
+        "settings": settings,
+        "number": number_where_you_deal_first(players),
+        "computers": [{"name": name, "level": "easy"} for name in COMPUTERS[: players - 1]],
+    }
+    page.goto(f"{base_url}/")
+    url = page.evaluate(
+        """async body => {
+          const answer = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                   body: JSON.stringify(body)});
+          return (await answer.json()).url;
+        }""",
+        body,
+    )
+    page.goto(f"{base_url}{url}")
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["r"] and b["x"] < a["r"] and a["y"] < b["b"] and b["y"] < a["b"]
+
+
+def inside(a: dict[str, float], width: int, height: int) -> bool:
+    return a["x"] >= 0 and a["y"] >= 0 and a["r"] <= width + 0.5 and a["b"] <= height + 0.5
+
+
+def check_table(page: Page, expect_cards: int, panel: str) -> dict[str, Any]:
+    """The boxes of the table as it is now, checked."""
+    page.wait_for_timeout(50)  # the resize observer and fonts have settled
+    boxes: dict[str, Any] = page.evaluate(BOXES)
+    width, height = boxes["width"], boxes["height"]
+    assert boxes["scrollWidth"] <= width, "the page scrolls sideways"
+    assert len(boxes["cards"]) == expect_cards
+    for card in boxes["cards"]:
+        assert inside(card, width, height), f"a card is off the screen: {card}"
+    assert boxes["panel"] is not None, f"no {panel} panel"
+    assert inside(boxes["panel"], width, height), f"the {panel} panel is cut off: {boxes['panel']}"
+    for plate in boxes["plates"]:
+        assert not overlaps(boxes["panel"], plate), f"the {panel} panel covers a plate"
+    assert not overlaps(boxes["panel"], boxes["turnUp"]), f"the {panel} panel covers the turned card"
+    assert inside(boxes["turnUp"], width, height)
+    return boxes
+
+
+@pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def sized(request: pytest.FixtureRequest, browser: Browser, server: RunningServer) -> Iterator[TablePage]:
+    width, height = request.param
+    phone = width < 500
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+    try:
+        yield TablePage(context.new_page(), server.url)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("cards", sorted(HANDS))
+def test_the_bidding_panel_and_every_card_fit_the_screen(sized: TablePage, cards: int) -> None:
+    start(sized.page, sized.base_url, cards)
+    assert sized.wait_ready() == "bid"
+    boxes = check_table(sized.page, cards, "bidding")
+    assert len(boxes["bids"]) == cards + 1
+    for button in boxes["bids"]:
+        assert inside(button, boxes["width"], boxes["height"]), f"a bid button is off the screen: {button}"
+        assert button["onTop"], f"a bid button is covered: {button}"
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_the_end_of_hand_panel_covers_no_plate(sized: TablePage, players: int) -> None:
+    start(sized.page, sized.base_url, 1, players)
+    sized.play_until("next")
+    check_table(sized.page, 0, "end-of-hand")
+
+
+def test_the_cards_of_a_15_card_hand_fit_while_playing(sized: TablePage) -> None:
+    start(sized.page, sized.base_url, 15)
+    sized.play_until("play")
+    boxes: dict[str, Any] = sized.page.evaluate(BOXES)
+    assert boxes["scrollWidth"] <= boxes["width"]
+    assert len(boxes["cards"]) == 15
+    for card in boxes["cards"]:
+        assert inside(card, boxes["width"], boxes["height"] + 24), card  # a raised card may stand 12 px higher
+
+
+def test_the_new_game_page_does_not_scroll_sideways_and_its_menus_show_their_labels(sized: TablePage) -> None:
+    page = sized.page
+    page.goto(f"{sized.base_url}/")
+    page.click("#settings summary")
+    for preset in ("up-and-down", "magicians"):
+        page.select_option("#preset", preset)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        clipped = page.evaluate(
+            """() => {
+              const canvas = document.createElement('canvas').getContext('2d');
+              return [...document.querySelectorAll('select')].filter(s => s.offsetParent !== null).filter(s => {
+                const style = getComputedStyle(s);
+                canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+                const text = s.options[s.selectedIndex]?.text || '';
+                const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+                return canvas.measureText(text).width > room;
+              }).map(s => `${s.id}: ${s.options[s.selectedIndex].text}`);
+            }"""
+        )
+        assert clipped == []
