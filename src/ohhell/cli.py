@@ -238,6 +238,30 @@ def serve(
     run_server(host, port, config, workers)
 
 
+club_app = typer.Typer(no_args_is_help=True, help="The club: series results, statistics (docs/club.md).")
+app.add_typer(club_app, name="club")
+
+
+@club_app.command("rebuild-stats")
+def rebuild_stats(
+    database: Annotated[
+        str | None,
+        typer.Option(help="A database URL (sqlite:///file or postgresql://…); default: the SQLite file under ./data/."),
+    ] = None,
+    fix: Annotated[bool, typer.Option(help="Store the rebuilt results where they are missing or differ.")] = False,
+) -> None:
+    """Rebuild the series results from the game logs and report every disagreement with what was stored."""
+    import asyncio
+
+    from ohhell.site.rebuild import rebuild_stats as run_rebuild
+    from ohhell.web.config import default_database_url
+
+    report = asyncio.run(run_rebuild(database or default_database_url(), fix))
+    for line in report.lines():
+        typer.echo(line)
+    raise typer.Exit(0 if report.agrees or fix else 1)
+
+
 NamesArgument = Annotated[
     list[str] | None, typer.Argument(help="The players' names in seat order: each deals after the one before.")
 ]

@@ -35,6 +35,7 @@ from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
+from ohhell.web.results import ResultsHook
 
 HERE: Final = Path(__file__).parent
 SEND_TIMEOUT: Final = 10.0
@@ -81,8 +82,10 @@ def seat_of(stored: StoredGame, player: str) -> int | None:
     return None
 
 
-def game_router(config: ServerConfig) -> APIRouter:
-    """The game's routes over the database of ``config`` (whose schema the site brings up to date first)."""
+def game_router(config: ServerConfig, results: ResultsHook | None = None) -> APIRouter:
+    """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
+
+    ``results`` is told of every series that ends (the site wires the club's store there)."""
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -91,7 +94,7 @@ def game_router(config: ServerConfig) -> APIRouter:
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
-        tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub)
+        tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub, results)
         parties = PartyStore(store)
         tables.opener = lambda stored: open_table(stored, store, thinkers, parties, tables.change_window)
         relay = Relay(tables)
@@ -251,8 +254,8 @@ def game_router(config: ServerConfig) -> APIRouter:
         if not guards.origin_allowed(websocket.scope, config.allowed_origins):
             await websocket.close(code=4403, reason="this page may not open the game from another site")
             return
-        token = identity.cookie_token(websocket.scope)
-        if token is None:
+        player = identity.scope_player(websocket.scope)  # the cookie's key, or the signed-in account's
+        if player is None:
             await websocket.close(code=4401, reason="open the game page first")
             return
         try:
@@ -264,7 +267,7 @@ def game_router(config: ServerConfig) -> APIRouter:
             await websocket.close(code=1013, reason="the game database cannot be used now: try again")
             return
         try:
-            seat = await seat_at(stored, identity.player_key(token))
+            seat = await seat_at(stored, player)
         except failures.DATABASE_ERRORS:
             await websocket.close(code=1013, reason="the game database cannot be used now: try again")
             return

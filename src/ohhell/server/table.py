@@ -50,9 +50,12 @@ from ohhell.server.messages import (
     SyncMessage,
     parse_message,
 )
+from ohhell.server.results import series_result
 from ohhell.server.seats import Seat
 from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction, StoredGame
 from ohhell.server.thinkers import Thinkers
+from ohhell.web.models import utc_now
+from ohhell.web.results import NoResults, ResultsHook
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +172,8 @@ class Table:
         self.last_used = time.monotonic()
         self.on_conflict: Callable[[Table], None] | None = None
         """Told when the log turned out to have been written by someone else (another process took the table)."""
+        self.on_series_end: Callable[[Table], None] | None = None
+        """Told once the series is over and stored (its last action, or giving up): the site's results hook."""
 
     # ----------------------------------------------------------------- reading
 
@@ -368,6 +373,8 @@ class Table:
         self.seq = seq + 1
         if reason:
             self.reasons[seq] = reason
+        if game.is_over:
+            self._series_over()
         if not self.has_humans and self.shown_deal != game.deal_index:
             self._show_deal(game.deal_index)
             await self._broadcast_states()
@@ -377,6 +384,10 @@ class Table:
         await self._broadcast(
             lambda viewer, sent: snapshot.action_message(game, facts, viewer, seq, seat, action, trick, sent)
         )
+
+    def _series_over(self) -> None:
+        if self.on_series_end is not None and self.has_humans:
+            self.on_series_end(self)
 
     def _show_deal(self, deal_index: int) -> None:
         self.shown_deal = deal_index
@@ -402,6 +413,7 @@ class Table:
                 log.warning("table %s: giving up was not saved", self.id, exc_info=True)
                 await self._refuse(connection, "not-saved", "Giving up could not be saved, so the game goes on.")
                 return
+            self._series_over()
             await self._broadcast_states()
 
     async def _next_hand(self, connection: Connection, deal_index: int) -> None:
@@ -552,8 +564,11 @@ class Tables:
         change_window: float = CHANGE_WINDOW,
         idle_seconds: float = IDLE_SECONDS,
         hub: Hub | None = None,
+        results: ResultsHook | None = None,
     ) -> None:
         self.store = store
+        self.results: ResultsHook = results if results is not None else NoResults()
+        self._reporting: set[asyncio.Task[None]] = set()
         self.thinkers = thinkers
         self.change_window = change_window
         self.idle_seconds = idle_seconds
@@ -600,6 +615,7 @@ class Tables:
             else:
                 table = Table(stored, self.store, self.thinkers, self.change_window)
             table.on_conflict = self._conflicted
+            table.on_series_end = self._series_ended
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: the waiters, if any, get it too
@@ -665,6 +681,21 @@ class Tables:
         if self.on_gone is not None:
             await self.on_gone(table)
 
+    def _series_ended(self, table: Table) -> None:
+        """Hand the finished series to the results hook, off the table's lock (a failure is logged, not raised:
+        ``ohhell club rebuild-stats`` finds and stores what was missed)."""
+        result = series_result(table.game, [seat.to_json() for seat in table.seats], table.id, utc_now())
+
+        async def report() -> None:
+            try:
+                await self.results.series_ended(result)
+            except Exception:
+                log.exception("table %s: the series' results were not stored", table.id)
+
+        task = asyncio.get_running_loop().create_task(report(), name=f"table-{table.id}-results")
+        self._reporting.add(task)
+        task.add_done_callback(self._reporting.discard)
+
     def _conflicted(self, table: Table) -> None:
         if self._tables.get(table.id) is table:
             asyncio.get_running_loop().create_task(self.drop(table.id), name=f"table-{table.id}-drop")
@@ -678,6 +709,8 @@ class Tables:
             await table.close()
             await self.hub.release(table.id)
         self._tables.clear()
+        if self._reporting:
+            await asyncio.gather(*self._reporting, return_exceptions=True)
 
 
 __all__ = [

@@ -20,11 +20,17 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ohhell import server, web
+from ohhell import club, server, web
+from ohhell.club.routes import club_router
+from ohhell.club.store import ClubStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.routes import game_router
 from ohhell.site import schema
 from ohhell.web import failures
+from ohhell.web.accounts.csrf import OriginCheck
+from ohhell.web.accounts.routes import account_router
+from ohhell.web.accounts.sessions import AccountSessions
+from ohhell.web.accounts.store import AccountStore
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.guards import BodyGuard
@@ -54,6 +60,8 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     can be frozen out of the garbage collector's walks (:func:`freeze_startup_objects`).
     """
     problem: dict[str, str | None] = {"database": None}
+    accounts = AccountStore(config.database_url)
+    clubs = ClubStore(config.database_url)
 
     async def bring_schema_up_to_date(app: FastAPI) -> bool:
         try:
@@ -79,19 +87,25 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
         if own_process:
             freeze_startup_objects()
+        database_back(app).extend((accounts.reconnect, clubs.reconnect))
         try:
             yield
         finally:
+            await accounts.close()
+            await clubs.close()
             if retrying is not None:
                 retrying.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await retrying
 
     app = FastAPI(title="Oh Hell!", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(AccountSessions, store=accounts)  # inside PlayerCookie: a session replaces the guest's key
     app.add_middleware(PlayerCookie)
+    app.add_middleware(OriginCheck, allowed_origins=config.allowed_origins)  # CSRF: see ohhell.web.accounts.csrf
     app.add_middleware(BodyGuard)  # outermost: no body reaches anything before it is bounded and checked
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
+    app.mount("/static/club", StaticFiles(directory=club.STATIC), name="club-static")
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
     @app.get("/healthz", response_model=None)
@@ -101,6 +115,8 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
-    app.include_router(game_router(config))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(game_router(config, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
+    app.include_router(club_router(clubs, accounts))  # /club: statistics, clubs, the Collection (ohhell.club)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
     return app

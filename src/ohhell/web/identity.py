@@ -34,28 +34,48 @@ def valid_token(token: str | None) -> bool:
     return token is not None and 16 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum()
 
 
-def cookie_token(scope: Scope) -> str | None:
-    """The player token in the request's cookies, if it holds a valid one."""
+def cookie_value(scope: Scope, cookie_name: str) -> str | None:
+    """The value of one cookie of the request, if it has it (and a well-formed Cookie header)."""
     for name, value in scope.get("headers", ()):
         if name == b"cookie":
             cookie: SimpleCookie = SimpleCookie()
             try:
                 cookie.load(value.decode("latin-1"))
-            except Exception:  # a malformed Cookie header carries no token
+            except Exception:  # a malformed Cookie header carries no cookie
                 return None
-            morsel = cookie.get(COOKIE)
-            if morsel is not None and valid_token(morsel.value):
+            morsel = cookie.get(cookie_name)
+            if morsel is not None:
                 return morsel.value
     return None
 
 
+def cookie_token(scope: Scope) -> str | None:
+    """The player token in the request's cookies, if it holds a valid one."""
+    token = cookie_value(scope, COOKIE)
+    return token if valid_token(token) else None
+
+
+def scope_player(scope: Scope) -> str | None:
+    """The player key a request or socket acts as: its account's when signed in, else its cookie's, else ``None``."""
+    player = scope.get("state", {}).get("player")
+    return str(player) if player is not None else None
+
+
 class PlayerCookie:
-    """ASGI middleware: ``scope["state"]["player"]`` is the request's player key; a new browser gets a token."""
+    """ASGI middleware: ``scope["state"]["player"]`` is the request's player key; a new browser gets a token.
+
+    A socket gets the key of the token it holds (none without one); a signed-in request's key is then replaced by
+    its account's (:class:`ohhell.web.accounts.sessions.AccountSessions`, inside this one).
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            token = cookie_token(scope)
+            if token is not None:
+                scope.setdefault("state", {})["player"] = player_key(token)
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

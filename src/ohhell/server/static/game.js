@@ -3,13 +3,13 @@
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
 import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
-import { chatRefused, initChat, onChat } from "/static/game/chat.js";
-import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
 import { sortHand } from "./handorder.js";
 import { fillKeyList, installKeys } from "./keys.js";
 import { fitFelt, layOutHand, seatSide, seatsAround } from "./layout.js";
 import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
+import { chatRefused, initChat, onChat } from "/static/game/chat.js";
+import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -201,6 +201,7 @@ function render(message, completedTrick = null) {
   $("result").textContent = game.result || "";
   decorate(message); // a table of several people: who is a person, connected, played for (people.js)
   fitFelt($("felt"), $("felt").closest(".table-area"));
+  if (game.over) document.dispatchEvent(new CustomEvent("ohhell:game-over", { detail: { game: $("game").dataset.game } }));
 }
 
 function renderPlates(game, deal) {

@@ -149,7 +149,7 @@ function levelName(level) {
 export function decorate(state) {
   table = state;
   if (!people || !state) return;
-  for (const plate of document.querySelectorAll("#plates .plate, #my-plate")) {
+  for (const plate of document.querySelectorAll(".plate[data-seat], #my-plate")) {
     const seat = Number(plate.dataset.seat);
     const info = people.seats[seat];
     plate.querySelector(".people-tag")?.remove();
@@ -190,7 +190,7 @@ function tick() {
   if (!live) return;
   const info = people.seats[deal.to_act];
   if (!info || info.kind !== "person" || info.computer_playing) return;
-  const plate = document.querySelector(`#plates .plate[data-seat="${deal.to_act}"], #my-plate[data-seat="${deal.to_act}"]`);
+  const plate = document.querySelector(`.plate[data-seat="${deal.to_act}"], #my-plate[data-seat="${deal.to_act}"]`);
   if (!plate) return;
   const seconds = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
   const clock = el("p", "thinking-clock", `Thinking ${seconds} s`);

@@ -8,9 +8,11 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
+import ohhell.club.models
 import ohhell.keeper.web.models
 import ohhell.server.models  # the games' tables
-import ohhell.server.party_models  # noqa: F401  (tables of several people)
+import ohhell.server.party_models  # (tables of several people)
+import ohhell.web.accounts.models  # noqa: F401  (the accounts'; the keeper's and the club's above)
 from ohhell.web.database import create_sync_engine
 from ohhell.web.models import Base
 

@@ -13,9 +13,16 @@ export function cardName(text) {
   return `${RANK_NAMES[text[0]]} of ${SUIT_NAMES[text[1]]}`;
 }
 
+// The card back and faces chosen in the Collection, which every page puts on its body (base.html).
+function chosen(name) {
+  const value = document.body ? document.body.dataset[name] : "";
+  return value && /^[a-z-]+$/.test(value) ? value : "classic";
+}
+
 export function cardPicture(text, alt = "") {
   const img = document.createElement("img");
-  img.src = `/static/cards/${text}.svg`;
+  const faces = chosen("cardFaces");
+  img.src = faces === "classic" ? `/static/cards/${text}.svg` : `/club/faces/${faces}/${text}.svg`;
   img.alt = alt;
   img.className = "card-face";
   img.draggable = false;
@@ -24,7 +31,8 @@ export function cardPicture(text, alt = "") {
 
 export function cardBack(alt = "") {
   const img = document.createElement("img");
-  img.src = "/static/cards/back.svg";
+  const back = chosen("cardBack");
+  img.src = back === "classic" ? "/static/cards/back.svg" : `/club/backs/${back}.svg`;
   img.alt = alt;
   img.className = "card-face";
   img.draggable = false;

@@ -1,0 +1,104 @@
+"""``ohhell club rebuild-stats``: the series results rebuilt from the game logs, compared with what was stored.
+
+The game logs are the source of truth. Every finished game with a person at it is replayed from its log
+(:func:`ohhell.server.table.rebuild`), turned into its series result (:func:`ohhell.server.results.series_result`)
+and each person's stored row (:func:`ohhell.club.results.person_results`), and compared with the
+``series_results`` rows field by field (all but the moment it was stored). It lives in the site because it joins
+two features, the game's logs and the club's results. With ``fix``, missing rows are stored and differing ones
+replaced by the rebuilt ones; statistics, XP and ratings follow, being computed from the rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from ohhell.club.results import PersonResult, person_results
+from ohhell.club.store import ClubStore
+from ohhell.server.models import GameRow
+from ohhell.server.results import series_result
+from ohhell.server.store import Store
+from ohhell.server.table import rebuild
+from ohhell.site import schema
+
+
+@dataclass
+class Report:
+    """What the rebuild found."""
+
+    series: int = 0
+    """Finished series with a person at them, replayed."""
+    rows: int = 0
+    """Person results rebuilt."""
+    missing: list[tuple[int, int]] = field(default_factory=list)
+    """``(game, seat)`` rebuilt but not stored."""
+    differing: list[tuple[int, int, str, Any, Any]] = field(default_factory=list)
+    """``(game, seat, field, stored, rebuilt)``."""
+    unknown: list[tuple[int, int]] = field(default_factory=list)
+    """Stored rows of no finished game's person."""
+    fixed: int = 0
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the stored results are exactly the rebuilt ones."""
+        return not (self.missing or self.differing or self.unknown)
+
+    def lines(self) -> list[str]:
+        """The report in words."""
+        out = [f"{self.series} finished series replayed from their logs, {self.rows} results of people rebuilt."]
+        out += [f"game {g} seat {s}: not stored" for g, s in self.missing]
+        out += [f"game {g} seat {s}: {name} stored {a!r}, rebuilt {b!r}" for g, s, name, a, b in self.differing]
+        out += [f"game {g} seat {s}: stored, but no finished game has a person there" for g, s in self.unknown]
+        if self.agrees:
+            out.append("The stored results agree with the game logs.")
+        elif self.fixed:
+            out.append(f"{self.fixed} results stored again from the game logs.")
+        return out
+
+
+async def rebuild_stats(url: str, fix: bool = False) -> Report:
+    """Rebuild the series results of the database at ``url`` from its game logs, compare, and fix if asked."""
+    schema.upgrade(url)
+    store = Store(url)
+    clubs = ClubStore(url)
+    report = Report()
+    try:
+        async with store.engine.connect() as connection:
+            ids = list(
+                (await connection.execute(select(GameRow.id).where(GameRow.finished).order_by(GameRow.id))).scalars()
+            )
+        tables = await clubs.club_tables()
+        rebuilt: dict[tuple[int, int], PersonResult] = {}
+        for game_id in ids:
+            stored = await store.load(game_id)
+            if not any(seat.get("kind") == "human" for seat in stored.seats):
+                continue
+            game = rebuild(stored)
+            if not game.is_over:
+                continue
+            report.series += 1
+            result = series_result(game, stored.seats, game_id, stored.updated_at, club_id=tables.get(game_id))
+            for person in person_results(result):
+                rebuilt[(person.game_id, person.seat)] = person
+        report.rows = len(rebuilt)
+        kept = {(r.game_id, r.seat): r for r in await clubs.all_results()}
+        for key, fresh in rebuilt.items():
+            old = kept.get(key)
+            if old is None:
+                report.missing.append(key)
+                continue
+            was, now = old.compared(), fresh.compared()
+            report.differing += [(*key, name, was[name], now[name]) for name in now if was[name] != now[name]]
+        report.unknown = sorted(key for key in kept if key not in rebuilt)
+        if fix:
+            for key in report.missing:
+                report.fixed += await clubs.store_results([rebuilt[key]])
+            for key in sorted({(g, s) for g, s, *_ in report.differing}):
+                await clubs.replace_result(rebuilt[key])
+                report.fixed += 1
+    finally:
+        await store.close()
+        await clubs.close()
+    return report

@@ -1,0 +1,82 @@
+"""The middleware that signs requests in: a session cookie's account, its player key, its chosen cards.
+
+Inside :class:`~ohhell.web.identity.PlayerCookie`: a request (or socket) with a live session acts as its account's
+player key in ``scope["state"]["player"]``, whichever browser it comes from; ``scope["state"]["account"]`` is the
+:class:`~ohhell.web.accounts.store.Account` (``None`` for a guest), and ``card_back`` / ``card_faces`` what every
+page draws cards with (``base.html`` puts them on the body). A session cookie whose row is gone (signed out
+everywhere, the account deleted) is a guest's, and is cleared on the way out.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ohhell.web import failures
+from ohhell.web.accounts.store import Account, AccountStore
+from ohhell.web.identity import cookie_value
+
+log = logging.getLogger(__name__)
+
+SESSION_COOKIE: Final = "ohhell_session"
+SESSION_MAX_AGE: Final = 180 * 24 * 3600
+
+
+def session_cookie(token: str, secure: bool = False) -> str:
+    """The Set-Cookie value that keeps a browser signed in (HttpOnly: no script reads it)."""
+    flags = "; Secure" if secure else ""
+    return f"{SESSION_COOKIE}={token}; Max-Age={SESSION_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax{flags}"
+
+
+def cleared_session_cookie() -> str:
+    """The Set-Cookie value that forgets the session cookie."""
+    return f"{SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax"
+
+
+def _valid(token: str | None) -> bool:
+    return token is not None and 20 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum()
+
+
+class AccountSessions:
+    """ASGI middleware: the signed-in account of each request and socket (see the module)."""
+
+    def __init__(self, app: ASGIApp, store: AccountStore) -> None:
+        self.app = app
+        self.store = store
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        token = cookie_value(scope, SESSION_COOKIE)
+        account: Account | None = None
+        stale = False
+        if _valid(token):
+            assert token is not None
+            try:
+                account = await self.store.account_of_session(token)
+            except failures.DATABASE_ERRORS:
+                log.warning("the sessions cannot be read: the request goes on as a guest's")
+            else:
+                stale = account is None
+        state["account"] = account
+        state["session_token"] = token if account is not None else None
+        state["guest_player"] = state.get("player")
+        if account is not None:
+            state["player"] = account.player_key
+        state["card_back"] = account.card_back if account is not None else "classic"
+        state["card_faces"] = account.card_faces if account is not None else "classic"
+        if not stale or scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_clearing(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).append("set-cookie", cleared_session_cookie())
+            await send(message)
+
+        await self.app(scope, receive, send_clearing)

@@ -1,0 +1,1 @@
+"""Tests of the club (ohhell.club): results, XP, statistics, ratings, the Collection."""

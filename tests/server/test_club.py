@@ -1,0 +1,212 @@
+"""The club against a real server: series results stored when a series ends, XP, statistics, clubs, ratings,
+the Collection, and the rebuild of the statistics from the game logs on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ohhell.club.store import ClubStore
+from ohhell.rules import Rules
+from ohhell.server.journal import NewGame
+from ohhell.server.seats import Seat
+from ohhell.server.store import Store
+from ohhell.web.accounts.store import AccountStore
+from server.accounts import post_form, signed_up
+from server.seriesplay import play_series
+from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+def easy_game(client: httpx.Client) -> dict[str, object]:
+    return start_game(client, computers=[{"name": n, "level": "easy"} for n in ("Alice", "Bob", "Carol")])
+
+
+def wait_for_xp(client: httpx.Client, game_id: object) -> dict[str, object]:
+    for _ in range(50):
+        answer = client.get(f"/api/club/series/{game_id}")
+        if answer.status_code == 200:
+            found: dict[str, object] = answer.json()
+            return found
+        run_async(lambda: asyncio.sleep(0.1))
+    raise AssertionError(f"no results were stored for game {game_id}")
+
+
+def test_a_series_against_computers_is_stored_when_it_ends_with_its_xp(server: RunningServer) -> None:
+    client = signed_up(server, unique("Xa"))
+    game = easy_game(client)
+    assert client.get(f"/api/club/series/{game['id']}").status_code == 404  # nothing before the end
+    state = run_async(lambda: play_series(server, int(str(game["id"])), client))
+    assert state["game"]["over"]
+    xp = wait_for_xp(client, game["id"])
+    assert re.fullmatch(r"\+\d+ XP · level \d+", str(xp["text"]))
+    assert int(str(xp["xp"])) >= 50
+    profile = client.get("/club/me", follow_redirects=True)
+    assert 'id="stat-played">1<' in profile.text
+    assert "against computer players" in profile.text
+    assert 'id="results-chart"' in profile.text
+
+
+def test_a_given_up_series_is_a_loss_without_xp(server: RunningServer) -> None:
+    client = signed_up(server, unique("Xb"))
+    game = easy_game(client)
+    run_async(lambda: play_series(server, int(str(game["id"])), client, give_up_at_deal=1))
+    xp = wait_for_xp(client, game["id"])
+    assert xp["xp"] == 0 and xp["gave_up"] is True
+    profile = client.get("/club/me", follow_redirects=True).text
+    assert 'id="stat-won">0<' in profile and "gave up" in profile
+
+
+def test_a_guests_statistics_become_the_accounts_on_signing_up(server: RunningServer) -> None:
+    guest = httpx.Client(base_url=server.url, timeout=10)
+    guest.get("/").raise_for_status()
+    game = easy_game(guest)
+    run_async(lambda: play_series(server, int(str(game["id"])), guest))
+    wait_for_xp(guest, game["id"])
+    assert post_form(guest, "/signup", "/signup", name=unique("Xc"), password="a long secret").status_code == 303
+    assert 'id="stat-played">1<' in guest.get("/club/me", follow_redirects=True).text
+
+
+TIED_NUMBER = 46
+"""With seat 0 dealing first and everyone playing the lowest bid and the first playable card, deal number 46 of
+the ``short`` rules for three ends 33, 48, 48: a tie at the top."""
+
+
+def club_of_three(server: RunningServer) -> tuple[int, list[httpx.Client]]:
+    """Three accounts, one club: the first creates it and invites the two others by link."""
+    founder = signed_up(server, unique("Ka"))
+    created = post_form(founder, "/club", "/club/clubs", name="Thursday club")
+    assert created.status_code == 303
+    club_id = int(created.headers["location"].rsplit("/", 1)[1])
+    post_form(founder, f"/club/clubs/{club_id}", f"/club/clubs/{club_id}/invites")
+    page = founder.get(f"/club/clubs/{club_id}").text
+    code = re.search(r"/club/join/([\w-]+)", page)
+    assert code is not None
+    others = [signed_up(server, unique(p)) for p in ("Kb", "Kc")]
+    for other in others:
+        joined = post_form(other, f"/club/join/{code.group(1)}", f"/club/join/{code.group(1)}")
+        assert joined.status_code == 303
+    return club_id, [founder, *others]
+
+
+def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(server: RunningServer) -> None:
+    """The table of several people is built by the "friends" work; here the club table's game is created the way
+    it will create one (three people's seats) and registered through the club's hook, then played by the three
+    over their own sockets."""
+    club_id, people = club_of_three(server)
+    url = server.database_url
+    rules = Rules.preset("short", players=3)
+
+    async def make_table() -> int:
+        accounts, store, clubs = AccountStore(url), Store(url), ClubStore(url)
+        try:
+            keys = []
+            for person in people:
+                account = await accounts.by_name(person.get("/account").text.split("Your account: ")[1].split("<")[0])
+                assert account is not None
+                keys.append(account.player_key)
+            seats = [Seat.human(f"P{i}", key).to_json() for i, key in enumerate(keys)]
+            assert all([await clubs.may_take_seat(club_id, key) for key in keys])
+            assert not await clubs.may_take_seat(club_id, "someone else")
+            stored = await store.create_game(NewGame(TIED_NUMBER, rules.to_json(), 0, seats, keys[0]))
+            await clubs.make_club_table(stored.id, club_id)
+            return stored.id
+        finally:
+            await accounts.close()
+            await store.close()
+            await clubs.close()
+
+    game_id = run_async(make_table)
+
+    async def play_all() -> list[dict[str, object]]:
+        return list(await asyncio.gather(*(play_series(server, game_id, person) for person in people)))
+
+    states = run_async(play_all)
+    assert all(state["game"]["over"] for state in states)  # type: ignore[index]
+    for person in people:
+        wait_for_xp(person, game_id)
+    page = people[0].get(f"/club/clubs/{club_id}").text
+    assert page.count("<tr><td>") >= 3  # three on the leaderboard, each with a rating and one series
+    board = re.findall(r"<tr><td>(\d+)</td><td>[^<]+</td><td[^>]*>(\d+)</td>\s*<td>(\d+)</td><td>(\d+)</td>", page)
+    assert len(board) == 3 and all(series == "1" for _, _, series, _ in board)
+    winners = [row for row in board if row[3] == "1"]
+    assert len(winners) == 2  # the tie at the top: both win, each a club win
+    assert [place for place, *_ in board] == ["1", "1", "3"]  # and the tied ratings share first place
+    profile = people[0].get("/club/me", follow_redirects=True).text
+    assert 'id="stat-club-wins">' in profile
+
+
+def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: RunningServer) -> None:
+    client = signed_up(server, unique("Co"))
+    page = client.get("/club/collection").text
+    assert "Unlocks at level 2" in page and "First win" in page
+    assert post_form(client, "/club/collection", "/club/collection", back="gold").status_code == 403
+    assert post_form(client, "/club/collection", "/club/collection", back="lattice").status_code == 303
+    assert 'data-card-back="lattice"' in client.get("/").text
+    assert client.get("/club/backs/lattice.svg").headers["content-type"].startswith("image/svg+xml")
+
+
+def rebuild(url: str, *options: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "from ohhell.cli import main; main()", "club", "rebuild-stats", "--database", url]
+    return subprocess.run([*command, *options], capture_output=True, text=True, timeout=120, check=False)
+
+
+def rebuild_agrees_after_play(url: str) -> None:
+    running = RunningServer(url).start()
+    try:
+        client = signed_up(running, unique("Rb"))
+        for give_up in (None, 1):
+            game_id = int(str(easy_game(client)["id"]))
+
+            async def play(game_id: int = game_id, give_up: int | None = give_up) -> dict[str, object]:
+                return await play_series(running, game_id, client, give_up)
+
+            run_async(play)
+            wait_for_xp(client, game_id)
+    finally:
+        running.stop()
+    agreed = rebuild(url)
+    assert agreed.returncode == 0, agreed.stdout + agreed.stderr
+    assert "2 finished series replayed" in agreed.stdout and "agree with the game logs" in agreed.stdout
+
+    async def tamper() -> None:
+        clubs = ClubStore(url)
+        try:
+            rows = await clubs.all_results()
+            await clubs.replace_result(replace(rows[0], total=rows[0].total + 1, xp=999))
+        finally:
+            await clubs.close()
+
+    run_async(tamper)
+    found = rebuild(url)
+    assert found.returncode == 1
+    assert "total stored" in found.stdout and "xp stored 999" in found.stdout
+    assert rebuild(url, "--fix").returncode == 0
+    assert rebuild(url).returncode == 0
+
+
+def test_the_statistics_rebuild_agrees_on_sqlite(tmp_path: Path) -> None:
+    rebuild_agrees_after_play(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    require_services()
+    with fresh_postgres() as url:
+        yield url
+
+
+def test_the_statistics_rebuild_agrees_on_postgresql(postgres: str) -> None:
+    rebuild_agrees_after_play(postgres)
