@@ -17,20 +17,26 @@ TIMEOUT = 20.0
 
 
 def new_table(
-    server: RunningServer, friends: list[int], computers: int = 3, host_name: str = "Ann", **table: Any
+    server: RunningServer,
+    friends: list[int],
+    computers: int = 3,
+    host_name: str = "Ann",
+    preset: str = "short",
+    settings: dict[str, Any] | None = None,
+    **table: Any,
 ) -> tuple[httpx.Client, int]:
-    """A host's client and the id of a short game whose ``friends`` seats wait for friends."""
+    """A host's client and the id of a game (``short`` unless told) whose ``friends`` seats wait for friends."""
     client = player(server)
-    response = client.post(
-        "/api/games",
-        json={
-            "preset": "short",
-            "name": host_name,
-            "computers": [{"name": f"Bot{i}", "level": "easy"} for i in range(1, computers + 1)],
-            "friends": friends,
-            "table": table,
-        },
-    )
+    body: dict[str, Any] = {
+        "preset": preset,
+        "name": host_name,
+        "computers": [{"name": f"Bot{i}", "level": "easy"} for i in range(1, computers + 1)],
+        "friends": friends,
+        "table": table,
+    }
+    if settings is not None:
+        body["settings"] = settings
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return client, int(response.json()["id"])
 

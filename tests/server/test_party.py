@@ -10,6 +10,7 @@ import httpx
 from websockets.exceptions import InvalidStatus
 
 from ohhell import records
+from ohhell.rules import Rules
 from server.partyclient import Client, join, new_table, play_to_the_end, seat_socket, watch_socket
 from server.partyscan import leaks
 from server.serving import RunningServer, player, run_async
@@ -253,3 +254,45 @@ def test_a_disconnected_persons_turn_is_played_after_the_grace_period_and_the_ho
     assert stored.status_code == 200  # Play again: a new game for the same people
     new_game = next(g for g in host_client.get("/api/games").json() if g["id"] == new_id)
     assert new_game["players"][:2] == ["Ann", "Bea"]
+
+
+def test_every_rule_option_works_the_same_at_a_table_of_several_people(server: RunningServer) -> None:
+    rules = {"hook": True, "bid_changes": "until-next", "first_lead": "dealer"}
+    host_client, game_id = new_table(server, friends=[1], preset="magicians", settings=rules)
+
+    async def scenario() -> Client:
+        host = await seated(server, game_id, host_client)
+        invite, _ = codes(host.people)
+        friend = await seated(server, game_id, join(server, invite, 1, "Bea"))
+        await host.send({"type": "start"})
+        await play_to_the_end([host, friend], [], limit=240)
+        for socket in (host, friend):
+            await socket.socket.close()
+        return host
+
+    host = run_async(scenario)
+    record = host_client.get(f"/api/games/{game_id}/record").json()
+    played = Rules.from_json(record["rules"])
+    assert played.special_cards and played.hook and played.bid_changes == "until-next" and played.first_lead == "dealer"
+    status, result = records.check(record)
+    assert status == 0 and result["complete"] and result["totals"] == host.state["sheet"]["totals"]
+
+
+def test_the_turn_timer_moves_for_a_connected_person_who_does_not_act(server: RunningServer) -> None:
+    host_client, game_id = new_table(server, friends=[1], turn_seconds=15)
+
+    async def scenario() -> Client:
+        host = await seated(server, game_id, host_client)
+        await host.send({"type": "start", "fill": True})  # the open seat goes to a computer player
+        while not host.my_turn():
+            await host.receive()
+        seq = host.state["seq"]
+        notice = await host.until("notice", code="time-up")  # the person waits; after 15 s the computer moves
+        assert notice["message"].startswith("Time is up")
+        action = await host.until("action", seq=seq)
+        assert action["seat"] == 0
+        await host.socket.close()
+        return host
+
+    host = run_async(scenario)
+    assert host.people["seats"][1]["kind"] == "computer"

@@ -440,7 +440,7 @@ function handOverPanel(panel, game, deal) {
   }
   let primary;
   if (game.over) {
-    const again = el("button", "button", "Replay this deal");
+    const again = el("button", "button replay-deal", "Replay this deal");
     again.type = "button";
     again.addEventListener("click", replayDeal);
     primary = el("a", "button primary", "New game");
