@@ -439,7 +439,7 @@ function handOverPanel(panel, game, deal) {
   }
   let primary;
   if (game.over) {
-    const again = el("button", "button", "Play these cards again");
+    const again = el("button", "button replay-deal", "Play these cards again");
     again.type = "button";
     again.addEventListener("click", replayDeal);
     primary = el("a", "button primary", "New game");
