@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from server.partyscan import leaks
 from server.serving import RunningServer
-from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD
+from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, use_settings
 
 pytestmark = pytest.mark.browser
 
@@ -38,6 +38,7 @@ class Person:
 
     def __init__(self, context: BrowserContext, name: str) -> None:
         self.context = context
+        use_settings(context)  # every card played by the test's own click
         self.name = name
         self.frames: list[str] = []
         self.page: Page | None = None
@@ -116,7 +117,7 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
         page.click("#start-game")
         expect(page.locator("#waiting-room")).to_be_hidden()
         expect(page.locator("#plates .plate").first).to_be_visible()
-        expect(spectator.locator("#plates .plate")).to_have_count(4)
+        expect(spectator.locator("#plates .plate, #my-plate")).to_have_count(4)
         expect(page.locator(".plate[data-seat='3'] .people-tag")).to_have_text("Computer player")
 
         # chat: markup is shown as text, never run

@@ -39,6 +39,11 @@ from ohhell.web.pages import feature_templates
 from ohhell.web.results import ClubTables, NoResults, ResultsHook
 
 HERE: Final = Path(__file__).parent
+NOT_YOURS: Final = (
+    "This game was started in another browser, so it is not yours here. If it is your game, open"
+    " “Move your games to another device” on the home page of the browser that has it: the private link it"
+    " gives brings your games to this one."
+)
 SEND_TIMEOUT: Final = 10.0
 
 
@@ -154,7 +159,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         except GameNotFoundError:
             raise HTTPException(404, f"There is no game {game_id}.") from None
         if await seat_at(stored, player_of(request)) is None:
-            raise HTTPException(403, "This game belongs to another player.")
+            raise HTTPException(403, NOT_YOURS)
         return stored
 
     async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game, list[Undo]]:
