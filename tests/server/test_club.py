@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 from ohhell.club.store import ClubStore
 from ohhell.rules import Rules
 from ohhell.server.journal import NewGame
+from ohhell.server.party_store import PartyStore
 from ohhell.server.seats import Seat
 from ohhell.server.store import Store
 from ohhell.web.accounts.store import AccountStore
@@ -234,6 +235,15 @@ def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: Runni
     assert client.get("/club/backs/lattice.svg").headers["content-type"].startswith("image/svg+xml")
 
 
+async def join_code(url: str, game_id: int) -> str:
+    """The invite code of a table of several people, from the store."""
+    store = Store(url)
+    try:
+        return (await PartyStore(store).links(game_id))["join"]
+    finally:
+        await store.close()
+
+
 def rebuild(url: str, *options: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-c", "from ohhell.cli import main; main()", "club", "rebuild-stats", "--database", url]
     return subprocess.run([*command, *options], capture_output=True, text=True, timeout=120, check=False)
@@ -251,11 +261,26 @@ def rebuild_agrees_after_play(url: str) -> None:
 
             run_async(play)
             wait_for_xp(client, game_id)
+        host, friend = client, signed_up(running, unique("Rf"))
+        opened = host.post(
+            "/api/games", json={"preset": "short", "computers": [{"name": "A"}, {"name": "B"}], "friends": [1]}
+        ).json()
+        code = run_async(lambda: join_code(url, opened["id"]))  # the invite link of the host's waiting room
+        assert friend.post(f"/api/join/{code}", json={"name": "Fr", "seat": 1}).status_code == 201
+
+        async def party() -> None:  # the friend gives up at deal 1: a computer player plays the seat on
+            first = asyncio.create_task(play_series(running, opened["id"], host, start=True))
+            await asyncio.sleep(0.2)
+            await asyncio.gather(first, play_series(running, opened["id"], friend, give_up_at_deal=1))
+
+        run_async(party)
+        wait_for_xp(host, opened["id"])
+        assert wait_for_xp(friend, opened["id"])["gave_up"] is True
     finally:
         running.stop()
     agreed = rebuild(url)
     assert agreed.returncode == 0, agreed.stdout + agreed.stderr
-    assert "2 finished series replayed" in agreed.stdout and "agree with the game logs" in agreed.stdout
+    assert "3 finished series replayed" in agreed.stdout and "agree with the game logs" in agreed.stdout
 
     async def tamper() -> None:
         clubs = ClubStore(url)
