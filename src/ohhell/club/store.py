@@ -136,6 +136,15 @@ class ClubStore:
             )
             return [from_row(row) for row in rows.scalars()]
 
+    async def results_of_games(self, game_ids: Iterable[int]) -> list[PersonResult]:
+        """Every person's result of these games."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return []
+        async with self._sessions() as session:
+            rows = await session.execute(select(SeriesResultRow).where(SeriesResultRow.game_id.in_(wanted)))
+            return [from_row(row) for row in rows.scalars()]
+
     async def all_results(self) -> list[PersonResult]:
         """Every stored result, by game and seat."""
         async with self._sessions() as session:
