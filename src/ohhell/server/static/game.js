@@ -189,6 +189,8 @@ function render(message, completedTrick = null) {
   $("hand-title").textContent = deal.title;
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;
+  // the draw for the first deal (when the rules draw: the page has it), told through the first hand
+  if ($("draw-note")) $("draw-note").hidden = deal.index !== 0;
   $("status").textContent = game.over ? "Game over." : deal.status;
   $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next && !game.over);
   renderTurnUp(deal);
