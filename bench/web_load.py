@@ -27,6 +27,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -43,6 +44,7 @@ from typing import Any, Final
 
 from websockets.asyncio.client import connect
 
+from ohhell.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES, CardSet, card_text, parse_card
 from ohhell.server.snapshot import merge
 
 POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432"
@@ -225,6 +227,9 @@ class Figures:
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
     ack: list[float] = field(default_factory=list)
+    leaks: int = 0
+    """Cards of a hand hidden from a person or spectator that a message to them named (``--people`` only)."""
+    scanned: int = 0
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -309,6 +314,195 @@ async def play_one(
             await ws.send(json.dumps(move))
 
 
+# ----------------------------------------------------------------- tables of several people (--people K)
+
+_CARD_TEXT: Final = re.compile(r"\b([2-9TJQKA][SHDC])\b")
+_CARD_NAME: Final = re.compile(r"\b(" + "|".join(RANK_NAMES) + r") of (" + "|".join(SUIT_NAMES) + r")\b", re.IGNORECASE)
+
+
+def cards_named(message: Any) -> set[str]:
+    """Every standard card a message names, as card text (``QH``) or in words (``queen of hearts``)."""
+    text = json.dumps(message)
+    found = set(_CARD_TEXT.findall(text))
+    for rank, suit in _CARD_NAME.findall(text):
+        found.add(RANK_LETTERS[RANK_NAMES.index(rank.lower())] + SUIT_LETTERS[SUIT_NAMES.index(suit.lower())])
+    return found
+
+
+def hidden_from(record: dict[str, Any], seat: int) -> dict[tuple[int, int], set[str]]:
+    """For every moment ``(deal, actions so far)`` of a game's record: the cards the other seats still hold (all
+    seats' for a spectator, ``seat`` -1)."""
+    hidden: dict[tuple[int, int], set[str]] = {}
+    seq = 0
+    for index, deal in enumerate(record["deals"]):
+        held = {s: set(CardSet.parse(hand).texts()) for s, hand in enumerate(deal["hands"]) if s != seat}
+        hidden[(index, seq)] = set().union(*held.values())
+        for line in deal["actions"]:
+            actor, verb, argument = line.split()
+            if verb == "play" and int(actor) != seat:
+                held[int(actor)].discard(card_text(parse_card(argument)))
+            seq += 1
+            hidden[(index, seq)] = set().union(*held.values())
+    return hidden
+
+
+def leaks_in(record: dict[str, Any], seat: int, texts: list[str]) -> int:
+    """How many cards hidden from ``seat`` the messages it received named, each at the moment it came."""
+    hidden = hidden_from(record, seat)
+    state: dict[str, Any] = {}
+    leaked = 0
+    for text in texts:
+        message = json.loads(text)
+        kind = message.get("type")
+        if kind in ("state", "action") and (state or kind == "state"):
+            state = merge(state, message)
+        if kind == "chat" or not state:
+            continue  # what people typed is not what the table told (and the waiting room names no card)
+        moment = (state["deal"]["index"], state["seq"])
+        leaked += len(cards_named(message) & hidden.get(moment, set()))
+    return leaked
+
+
+@dataclass
+class Seated:
+    """One simulated person's socket at a table of several people."""
+
+    seat: int
+    token: str | None
+    url: str
+    texts: list[str] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+async def play_seat(
+    ws: Any, person: Seated, args: argparse.Namespace, figures: Figures, rng: random.Random, host: bool
+) -> bool:
+    """Play the person's seat to the end of the game (True); the host also presses Next hand and counts actions."""
+    sent: tuple[int, float] | None = None
+    await ws.send(json.dumps({"type": "chat", "phrase": "good-luck"}))
+    while True:
+        text = str(await asyncio.wait_for(ws.recv(), MESSAGE_TIMEOUT))
+        person.texts.append(text)
+        message = json.loads(text)
+        kind = message["type"]
+        if kind == "error":
+            figures.error(f"error {message['code']}")
+            sent = None
+        elif kind == "action":
+            figures.actions += host
+            if sent is not None and message["seq"] == sent[0] and message["seat"] == person.seat:
+                figures.moves += 1
+                figures.ack.append(time.perf_counter() - sent[1])
+                sent = None
+        if kind not in ("state", "action") or (kind == "action" and not person.state):
+            continue
+        person.state = merge(person.state, message)
+        game, deal = person.state["game"], person.state["deal"]
+        if game["over"]:
+            return True
+        if sent is not None:
+            continue
+        if game["waiting_for_next"]:
+            if host:
+                await ws.send(json.dumps({"type": "next", "deal": game["next_deal"]}))
+            continue
+        if not deal["my_turn"]:
+            continue
+        if args.pace is not None:
+            await asyncio.sleep(args.pace * rng.uniform(0.5, 1.5))
+        move = choose_move(person.state)
+        sent = (move["seq"], time.perf_counter())
+        await ws.send(json.dumps(move))
+
+
+async def play_table(
+    urls: list[str], index: int, args: argparse.Namespace, figures: Figures, rng: random.Random
+) -> None:
+    """One table: the host sets it with ``--people`` - 1 seats for friends, the friends take them through the invite
+    link (each its own cookie), a spectator watches, and they play one whole game; then every message each of them
+    received is checked against the record for cards hidden from them."""
+    people = args.people
+    where = [urls[(index + i) % len(urls)] for i in range(people + 1)]  # spread over the processes
+    body = {
+        "preset": args.preset,
+        "name": "Host",
+        "computers": [{"name": f"Cpu{i}", "level": args.level} for i in range(1, args.players)],
+        "friends": list(range(1, people)),
+    }
+    try:
+        status, headers, payload = await http(where[0], "POST", "/api/games", body)
+        if status != 201:
+            figures.error(f"new game {status}")
+            return
+        figures.games_started += 1
+        game_id = json.loads(payload)["id"]
+        host = Seated(0, headers["set-cookie"].split(";")[0].split("=", 1)[1], where[0])
+        codes: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
+        spectator = Seated(-1, None, where[people])
+        seated = [host]
+
+        async def host_plays() -> bool:
+            socket_url = host.url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+            cookie = {"Cookie": f"ohhell_player={host.token}"}
+            async with connect(socket_url, additional_headers=cookie, max_size=2**20) as ws:
+                while True:  # the waiting room: until every friend is here
+                    text = str(await asyncio.wait_for(ws.recv(), MESSAGE_TIMEOUT))
+                    host.texts.append(text)
+                    message = json.loads(text)
+                    if message["type"] != "people":
+                        continue
+                    if not codes.done():
+                        codes.set_result((message["invite"].rsplit("/", 1)[1], message["watch"].rsplit("/", 1)[1]))
+                    if all(s["connected"] for s in message["seats"][:people]) and message["watching"]:
+                        break
+                await ws.send(json.dumps({"type": "start"}))
+                return await play_seat(ws, host, args, figures, rng, True)
+
+        async def friend_plays(seat: int) -> bool:
+            invite, _ = await codes
+            url = where[seat]
+            status, headers, _ = await http(url, "POST", f"/api/join/{invite}", {"name": f"P{seat}", "seat": seat})
+            if status != 201:
+                figures.error(f"join {status}")
+                return False
+            friend = Seated(seat, headers["set-cookie"].split(";")[0].split("=", 1)[1], url)
+            seated.append(friend)
+            cookie = {"Cookie": f"ohhell_player={friend.token}"}
+            async with connect(url.replace("http", "ws", 1) + f"/ws/games/{game_id}", additional_headers=cookie) as ws:
+                return await play_seat(ws, friend, args, figures, rng, False)
+
+        async def spectator_watches() -> bool:
+            _, watch = await codes
+            socket_url = spectator.url.replace("http", "ws", 1) + f"/ws/watch/{watch}?name=Watcher"
+            async with connect(socket_url, max_size=2**20) as ws:
+                while not (spectator.state and spectator.state["game"]["over"]):
+                    text = str(await asyncio.wait_for(ws.recv(), MESSAGE_TIMEOUT))
+                    spectator.texts.append(text)
+                    message = json.loads(text)
+                    if message["type"] in ("state", "action") and (spectator.state or message["type"] == "state"):
+                        spectator.state = merge(spectator.state, message)
+            return True
+
+        results = await asyncio.gather(
+            host_plays(), *(friend_plays(seat) for seat in range(1, people)), spectator_watches()
+        )
+        if not all(results):
+            return
+        figures.games_finished += 1
+        status, _, payload = await http(host.url, "GET", f"/api/games/{game_id}/record", token=host.token)
+        if status != 200:
+            figures.error(f"record {status}")
+            return
+        record = json.loads(payload)
+        for person in [*seated, spectator]:
+            figures.leaks += leaks_in(record, person.seat, person.texts)
+            figures.scanned += 1
+    except (OSError, TimeoutError, ConnectionError) as exc:
+        figures.error(type(exc).__name__)
+    except Exception as exc:  # a closed socket, a malformed answer: counted
+        figures.error(type(exc).__name__)
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
@@ -325,11 +519,11 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
     rng = random.Random(args.seed)
     people = []
     for index in range(args.games):
-        people.append(
-            asyncio.create_task(
-                play_games(urls[index % len(urls)], args, figures, deadline, random.Random(rng.random()))
-            )
-        )
+        if args.people:  # a table of several people playing one game
+            task = play_table(urls, index, args, figures, random.Random(rng.random()))
+        else:
+            task = play_games(urls[index % len(urls)], args, figures, deadline, random.Random(rng.random()))
+        people.append(asyncio.create_task(task))
         if index % 50 == 49:
             await asyncio.sleep(0.05)  # a crowd arrives over a moment, not in one instant
     while not all(p.done() for p in people) and time.monotonic() < deadline + MESSAGE_TIMEOUT:
@@ -337,6 +531,8 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         if servers:
             peak = max(peak, servers.rss())
     elapsed = min(time.monotonic(), deadline) - started
+    if args.people and all(p.done() for p in people):
+        elapsed = time.monotonic() - started
     server_cpu = servers.cpu() - cpu_start if servers else 0.0
     own_cpu = time.process_time() - own_cpu_start
     for person in people:
@@ -355,6 +551,9 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         "seconds": round(elapsed, 1),
         "games_started": figures.games_started,
         "games_finished": figures.games_finished,
+        "people": args.people,
+        "leaks": figures.leaks if args.people else None,
+        "sockets_scanned": figures.scanned,
         "moves_acknowledged": figures.moves,
         "actions": figures.actions,
         "actions_per_second": round(figures.actions / elapsed, 1) if elapsed else 0.0,
@@ -385,6 +584,10 @@ def main() -> None:
     parser.add_argument(
         "--database", choices=("sqlite", "postgres"), help="one process on PostgreSQL too (more always are)"
     )
+    parser.add_argument(
+        "--people", type=int, default=0, help="tables of this many people (1 to --players), each with a spectator"
+    )
+    parser.add_argument("--players", type=int, default=4, help="seats at a table of several people")
     parser.add_argument("--url", action="append", help="a running server to load instead (repeatable)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--seed", type=int, default=1)
@@ -392,6 +595,8 @@ def main() -> None:
     args.pace = None if args.pace == "full" else float(args.pace)
     if not 1 <= args.games <= 5000 or not 1 <= args.processes <= 8 or not 0 < args.seconds <= 3600:
         parser.error("--games 1..5000, --processes 1..8, --seconds up to 3600")
+    if (args.people and not 1 <= args.people <= args.players) or not 3 <= args.players <= 7:
+        parser.error("--people from 1 to --players, --players from 3 to 7")
     try:
         import uvloop
 
@@ -412,6 +617,8 @@ def main() -> None:
                     print(f"server {index} logged a traceback:\n{log[-3000:]}", file=sys.stderr)
     pace = "full speed" if args.pace is None else f"a move every {args.pace:g} s"
     setting = f"{args.preset}, {args.level} computer players"
+    if args.people:
+        setting += f", tables of {args.people} people of {args.players} seats with a spectator each"
     print(f"{result['games']} games ({setting}), {pace}, {result['processes']} process(es), {result['seconds']} s")
 
     rows = [
@@ -422,6 +629,7 @@ def main() -> None:
             f"{result['ack_ms']['p50']} / {result['ack_ms']['p99']} / {result['ack_ms']['max']}",
         ),
         ("games started / finished", f"{result['games_started']} / {result['games_finished']}"),
+        ("hidden cards seen (leaks)", "not scanned" if result["leaks"] is None else result["leaks"]),
         ("errors", f"{result['errors']} {result['error_kinds'] or ''}"),
         (
             "server RSS start / peak / end (MB)",

@@ -120,9 +120,11 @@ class PartyTable(Table):
         """When each person's last connection closed (when the table was built, for those not connected yet)."""
         self.standing_in: set[int] = set()
         """Seats of disconnected people a computer player plays for now (after the grace period)."""
-        self._turn: tuple[int, int] = (-1, -1)
+        self._turn: tuple[int, int, int] = (-1, -1, -1)
+        """``(seq, deal shown, seat to act)``: a new turn whenever one of them changes."""
         self.turn_began = now
-        self._timed_out: tuple[int, int] | None = None
+        self._timed_out: tuple[int, int, int] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self._timer: asyncio.Task[None] | None = None
         self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
         self._chat_limits: dict[int, _ChatLimit] = {}
@@ -238,7 +240,9 @@ class PartyTable(Table):
         if seat >= 0 and not self._connected(seat):
             self.away_since[seat] = time.monotonic()
         if not self.closed:
-            asyncio.get_running_loop().create_task(self._after_leave(), name=f"table-{self.id}-left")
+            task = asyncio.get_running_loop().create_task(self._after_leave(), name=f"table-{self.id}-left")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def _after_leave(self) -> None:
         async with self._lock:
@@ -268,6 +272,7 @@ class PartyTable(Table):
             return
         await super()._next_hand(connection, deal_index)
         async with self._lock:
+            self._note_turn()
             self._arm()
 
     async def _hint(self, connection: Connection) -> None:
@@ -482,7 +487,7 @@ class PartyTable(Table):
         seat = self.game.to_act
         if not self.seats[seat].is_human or self.played_by_computer(seat):
             return seat
-        if self._timed_out == (self.seq, seat):
+        if self._timed_out == self._turn and self._turn[2] == seat:
             return seat
         return None
 
@@ -496,7 +501,7 @@ class PartyTable(Table):
             await self._broadcast_people()  # Play again
 
     def _note_turn(self) -> None:
-        turn = (self.seq, self.game.to_act)
+        turn = (self.seq, self.shown_deal, self.game.to_act)
         if turn != self._turn:
             self._turn = turn
             self.turn_began = time.monotonic()
@@ -520,7 +525,7 @@ class PartyTable(Table):
             delay = self.turn_began + float(self.settings["turn_seconds"]) - now
             self._timer = asyncio.get_running_loop().create_task(self._time_up_after(seat, self._turn, delay))
 
-    async def _stand_in_after(self, seat: int, turn: tuple[int, int], delay: float) -> None:
+    async def _stand_in_after(self, seat: int, turn: tuple[int, int, int], delay: float) -> None:
         await asyncio.sleep(max(0.0, delay))
         async with self._lock:
             if self.closed or self._turn != turn or self._connected(seat) or seat in self.standing_in:
@@ -529,7 +534,7 @@ class PartyTable(Table):
             await self._broadcast_people()
         self.wake_computer_players()
 
-    async def _time_up_after(self, seat: int, turn: tuple[int, int], delay: float) -> None:
+    async def _time_up_after(self, seat: int, turn: tuple[int, int, int], delay: float) -> None:
         await asyncio.sleep(max(0.0, delay))
         async with self._lock:
             if self.closed or self._turn != turn:
@@ -577,4 +582,4 @@ def rebuild_with_party(stored: StoredGame, party: PartyRow | None) -> Game:
     return game
 
 
-__all__ = ["GRACE_SECONDS", "PartyTable", "clean_text", "open_table", "rebuild_with_party"]
+__all__ = ["GRACE_SECONDS", "PartyTable", "clean_text", "left_of", "open_table", "rebuild_with_party"]

@@ -159,6 +159,8 @@ class Relay:
         self.remote: dict[str, tuple[Table, RemoteConnection]] = {}
         """Connections of other processes seated at tables here, by their link id."""
         self._links: dict[int, set[Link]] = {}
+        self._receiving: dict[str, asyncio.Task[None]] = {}
+        """The last message of each relayed link on its way into its table here (the next one waits for it)."""
         self._watcher: asyncio.Task[None] | None = None
         tables.on_gone = self._gone
 
@@ -236,7 +238,22 @@ class Relay:
         table, connection = held
         connection.heard_at = time.monotonic()
         if kind == "message":
-            await table.receive(connection, str(message.get("text", "")))
+            # Not awaited here: the listener goes on to the next message (other tables' moves commit together in
+            # the journal) while this link's messages still reach its table one after another, in order.
+            previous = self._receiving.get(link_id)
+            task = asyncio.create_task(self._receive_after(previous, table, connection, str(message.get("text", ""))))
+            self._receiving[link_id] = task
+            task.add_done_callback(
+                lambda done: self._receiving.pop(link_id, None) if self._receiving.get(link_id) is done else None
+            )
+
+    @staticmethod
+    async def _receive_after(
+        previous: asyncio.Task[None] | None, table: Table, connection: RemoteConnection, text: str
+    ) -> None:
+        if previous is not None:
+            await asyncio.gather(previous, return_exceptions=True)
+        await table.receive(connection, text)
 
     # ----------------------------------------------------------------- when tables move
 

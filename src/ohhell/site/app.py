@@ -117,7 +117,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
-    app.include_router(game_router(config, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(game_router(config, clubs, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
     app.include_router(club_router(clubs, accounts))  # /club: statistics, clubs, the Collection (ohhell.club)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)

@@ -115,7 +115,11 @@ function merge(before, message) {
 
 let latest = null; // the state after every message received so far (the table shows `state`, which may lag)
 
+// Other scripts of the page (the club's, /static/club/table.js) hear every message and may send their own.
+document.addEventListener("ohhell:send", (event) => send(event.detail));
+
 function receive(message) {
+  document.dispatchEvent(new CustomEvent("ohhell:message", { detail: message }));
   if (message.type === "state" || message.type === "action") {
     awaitingReply = false;
     if (message.type === "action" && !latest) return; // a change without a state to lay it over: a state follows
@@ -441,7 +445,7 @@ function handOverPanel(panel, game, deal) {
   }
   let primary;
   if (game.over) {
-    const again = el("button", "button", "Play these cards again");
+    const again = el("button", "button replay-deal", "Play these cards again");
     again.type = "button";
     again.addEventListener("click", replayDeal);
     primary = el("a", "button primary", "New game");

@@ -66,7 +66,7 @@ function renderComputers() {
       <label class="sr-only" for="${levelId}">Level of computer player ${i + 1}</label>
       <select id="${levelId}">${Object.entries(setup.levels)
         .map(([value, title]) => `<option value="${value}">${title}</option>`)
-        .join("")}<option value="friend">A friend (invite link)</option></select>`;
+        .join("")}<option value="friend">A friend</option></select>`;
     li.querySelector("input").value = previous.name;
     li.querySelector("select").value = previous.level;
     computers.append(li);
