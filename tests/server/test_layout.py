@@ -122,6 +122,13 @@ def test_the_bidding_panel_and_every_card_fit_the_screen(sized: TablePage, cards
     check_table(sized.page, cards, "bidding")
 
 
+def test_seven_players_bidding_on_seven_cards_fit(sized: TablePage) -> None:
+    start(sized.page, sized.base_url, 10, players=7)  # the full game deals 7 cards to 7 players
+    assert sized.wait_ready() == "bid"
+    boxes = check_table(sized.page, 7, "bidding")
+    assert all(button["onTop"] for button in boxes["bids"])
+
+
 @pytest.mark.parametrize("players", [4, 7])
 def test_the_end_of_hand_panel_covers_no_plate(sized: TablePage, players: int) -> None:
     start(sized.page, sized.base_url, 1, players)

@@ -18,7 +18,10 @@ const DELAYS = { bid: 650, card: 750, trick: 1500 };
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
 const settings = loadSettings();
-document.documentElement.style.setProperty("--anim-scale", String(scale));
+// the cards' slide and the turn chip's pulse follow the speed setting too
+const setAnimationScale = () =>
+  document.documentElement.style.setProperty("--anim-scale", String(scale * SPEEDS[settings.speed].factor));
+setAnimationScale();
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {
@@ -744,6 +747,7 @@ $("resign-dialog").addEventListener("close", () => {
 });
 $("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
 bindSettingsDialog($("settings-dialog"), settings, (name) => {
+  if (name === "speed") setAnimationScale();
   if (state && !pumping) render(state);
   if (name === "forcedCard" || name === "autoNext") scheduleAutomatic();
 });
