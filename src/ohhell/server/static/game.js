@@ -170,6 +170,7 @@ async function pump() {
 
 async function playBack(event, after) {
   announce(event.sentence);
+  soundsFor(state, after);
   const verb = event.action.split(" ")[0];
   if (verb === "play" && event.trick) {
     render(after, event.trick);
@@ -189,7 +190,6 @@ async function playBack(event, after) {
 // ------------------------------------------------------------------ rendering
 
 function render(message, completedTrick = null) {
-  soundsFor(state, message);
   state = message;
   const { game, deal } = message;
   $("deal-number").textContent = game.number;
@@ -615,7 +615,7 @@ function nextHand() {
 
 // The sounds of a change of state: your turn has come, a hand is over.
 function soundsFor(before, after) {
-  if (!before || !after || after.type === "state") return;
+  if (!before || !after) return;
   const wasMine = before.deal.my_turn && !before.game.waiting_for_next;
   const isMine = after.deal.my_turn && !after.game.waiting_for_next && !after.game.over;
   if (isMine && !wasMine) playSound("turn", settings.sounds);
