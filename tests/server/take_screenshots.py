@@ -79,7 +79,7 @@ def main() -> None:
                 desktop = browser.new_page(viewport=DESKTOP)
                 table = TablePage(desktop, server.url)
                 desktop.goto(f"{server.url}/")
-                desktop.click("summary")
+                desktop.click("#settings summary")
                 shoot(desktop, "new-game")
                 dealer_bidding(table)
                 table.page.click("#hint-button")
