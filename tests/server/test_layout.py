@@ -185,3 +185,9 @@ def test_the_new_game_page_does_not_scroll_sideways_and_its_menus_show_their_lab
             }"""
         )
         assert clipped == []
+
+
+@pytest.mark.parametrize("path", ["/how-to-play/magicians", "/how-to-play", "/transfer", "/keeper"])
+def test_the_other_pages_do_not_scroll_sideways(sized: TablePage, path: str) -> None:
+    sized.page.goto(f"{sized.base_url}{path}")
+    assert sized.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
