@@ -312,10 +312,10 @@ function renderCenter(game, deal, trickOnShow) {
   const panel = $("center-panel");
   panel.replaceChildren();
   panel.className = "center-panel";
+  panel.removeAttribute("aria-label");
   let focusTarget = null;
   if (trickOnShow) {
     panel.hidden = true;
-    $("felt").classList.remove("panel-open");
     return;
   } else if (game.over || game.waiting_for_next) {
     focusTarget = handOverPanel(panel, game, deal);
@@ -327,11 +327,9 @@ function renderCenter(game, deal, trickOnShow) {
     changePanel(panel, deal);
   } else {
     panel.hidden = true;
-    $("felt").classList.remove("panel-open");
     return;
   }
   panel.hidden = false;
-  $("felt").classList.toggle("panel-open", !panel.classList.contains("change"));
   // The panel itself takes the focus, not its first button, so that a stray Enter bids nothing; Tab goes on to
   // the buttons. The end of a hand focuses Next hand, which Enter should press.
   const target = panel.classList.contains("hand-over") ? focusTarget : panel;
