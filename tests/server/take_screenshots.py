@@ -21,6 +21,7 @@ from server.tablepage import TablePage, number_where_you_deal_first
 
 OUT: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP: Final = ViewportSize(width=1440, height=900)
+LAPTOP: Final = ViewportSize(width=1280, height=720)
 PHONE: Final = ViewportSize(width=390, height=844)
 
 
@@ -38,6 +39,25 @@ def dealer_bidding(table: TablePage) -> None:
         if table.page.locator(".bid-button.forbidden").count():
             return
         number = number_where_you_deal_first(start=number + 1)
+
+
+def big_hand(table: TablePage, preset: str, schedule: str) -> None:
+    """A first hand of every card of the pack (13 cards, 15 with Magicians and Jesters), you dealing: your bid."""
+    page = table.page
+    page.goto(f"{table.base_url}/")
+    body = {
+        "preset": preset,
+        "settings": {"schedule": schedule},
+        "number": number_where_you_deal_first(),
+        "computers": [{"name": name, "level": "normal"} for name in ("Alice", "Bob", "Carol")],
+    }
+    url = page.evaluate(
+        """async body => (await (await fetch('/api/games', {method: 'POST',
+             headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})).json()).url""",
+        body,
+    )
+    page.goto(f"{table.base_url}{url}")
+    table.wait_ready()
 
 
 def mid_trick(table: TablePage) -> None:
@@ -59,13 +79,15 @@ def main() -> None:
                 desktop = browser.new_page(viewport=DESKTOP)
                 table = TablePage(desktop, server.url)
                 desktop.goto(f"{server.url}/")
-                desktop.click("summary")
+                desktop.click("#settings summary")
                 shoot(desktop, "new-game")
                 dealer_bidding(table)
                 table.page.click("#hint-button")
                 shoot(desktop, "bidding")
                 table.step()
                 mid_trick(table)
+                desktop.click("#hint-button")
+                desktop.wait_for_selector(".hand-card.hinted")
                 shoot(desktop, "mid-trick")
                 for _ in range(3):
                     table.play_until("next")
@@ -82,12 +104,32 @@ def main() -> None:
                 short.new_game("short")
                 short.play_until("over", limit=300)
                 shoot(short.page, "game-over")
+                desktop.goto(f"{server.url}/how-to-play/up-and-down")
+                shoot(desktop, "how-to-play")
+                desktop.goto(f"{server.url}/transfer")
+                desktop.click("#make-code")
+                desktop.wait_for_selector("#transfer-qr svg")
+                shoot(desktop, "transfer")
+                # the settings as a newcomer has them (a forced card played for you)
+                laptop = TablePage(browser.new_page(viewport=LAPTOP), server.url, {})
+                big_hand(laptop, "full", "down-from-max")
+                shoot(laptop.page, "laptop-13-cards")
+                laptop.tool("#settings-button")
+                shoot(laptop.page, "table-settings")
+                laptop.page.keyboard.press("Escape")
+                laptop.page.keyboard.press("?")
+                shoot(laptop.page, "keys")
+                laptop.page.keyboard.press("Escape")
                 phone = TablePage(browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True), server.url)
                 dealer_bidding(phone)
                 shoot(phone.page, "phone-bidding")
                 phone.step()
                 mid_trick(phone)
                 shoot(phone.page, "phone")
+                big_hand(phone, "magicians", "down-from-max")
+                shoot(phone.page, "phone-15-cards")
+                phone.tool("#tool-menu summary")
+                shoot(phone.page, "phone-menu")
                 browser.close()
         finally:
             server.stop()

@@ -43,6 +43,15 @@ BOXES: Final = """() => {
     cards: [...document.querySelectorAll('#hand .hand-card')].map(box),
     plates: [...document.querySelectorAll('#plates .plate, #my-plate')].map(box),
     turnUp: box(document.getElementById('turn-up')),
+    felt: (() => {
+      const felt = document.getElementById('felt');
+      const style = getComputedStyle(felt);
+      const border = parseFloat(style.borderTopWidth);
+      const r = felt.getBoundingClientRect();
+      // the inside of the rim: the padding box, whose corners are rounded by the radius less the rim
+      return {x: r.left + border, y: r.top + border, r: r.right - border, b: r.bottom - border,
+              radius: Math.max(0, parseFloat(style.borderTopLeftRadius) - border)};
+    })(),
     panel: panel.hidden ? null : box(panel),
     bids: [...document.querySelectorAll('.center-panel .bid-button')].map(b => ({...box(b), onTop: onTop(b)})),
   };
@@ -93,7 +102,17 @@ def check_table(page: Page, expect_cards: int, panel: str) -> dict[str, Any]:
         assert not overlaps(boxes["panel"], plate), f"the {panel} panel covers a plate"
     assert not overlaps(boxes["panel"], boxes["turnUp"]), f"the {panel} panel covers the turned card"
     assert inside(boxes["turnUp"], width, height)
+    assert not cut_by_the_corner(boxes["turnUp"], boxes["felt"]), "the table's rounded corner cuts the turned card"
     return boxes
+
+
+def cut_by_the_corner(box: dict[str, float], felt: dict[str, float]) -> bool:
+    """Whether the top-left corner of ``box`` lies outside the rounded top-left corner of the table's inside."""
+    radius = felt["radius"]
+    cx, cy = felt["x"] + radius, felt["y"] + radius
+    if box["x"] >= cx or box["y"] >= cy:
+        return box["x"] < felt["x"] or box["y"] < felt["y"]
+    return bool((cx - box["x"]) ** 2 + (cy - box["y"]) ** 2 > radius**2)
 
 
 @pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -120,6 +139,13 @@ def test_the_bidding_panel_and_every_card_fit_the_screen(sized: TablePage, cards
     sized.page.click("#hint-button")
     sized.page.locator("#notice .hint-numbers summary").click()
     check_table(sized.page, cards, "bidding")
+
+
+def test_seven_players_bidding_on_seven_cards_fit(sized: TablePage) -> None:
+    start(sized.page, sized.base_url, 10, players=7)  # the full game deals 7 cards to 7 players
+    assert sized.wait_ready() == "bid"
+    boxes = check_table(sized.page, 7, "bidding")
+    assert all(button["onTop"] for button in boxes["bids"])
 
 
 @pytest.mark.parametrize("players", [4, 7])
@@ -159,3 +185,9 @@ def test_the_new_game_page_does_not_scroll_sideways_and_its_menus_show_their_lab
             }"""
         )
         assert clipped == []
+
+
+@pytest.mark.parametrize("path", ["/how-to-play/magicians", "/how-to-play", "/transfer", "/keeper"])
+def test_the_other_pages_do_not_scroll_sideways(sized: TablePage, path: str) -> None:
+    sized.page.goto(f"{sized.base_url}{path}")
+    assert sized.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")

@@ -121,3 +121,18 @@ def test_two_digits_bid_10_and_more(page: Page, server: RunningServer) -> None:
     for digit in str(bid):
         page.keyboard.press(digit)
     expect(page.locator("#my-plate .plate-line")).to_have_text(f"Bid {bid} · won 0")
+
+
+@pytest.mark.parametrize("sounds", [True, False])
+def test_sounds_mark_your_turn_a_trick_and_the_end_of_a_hand_unless_muted(
+    page: Page, server: RunningServer, sounds: bool
+) -> None:
+    table = table_with(page, server, sounds=sounds)
+    table.new_game("up-and-down", number=number_where_you_deal_first())  # 1 card: the hand ends after one trick
+    table.step()
+    table.play_until("next")
+    heard = (page.evaluate("() => document.documentElement.dataset.sounds") or "").split()
+    if sounds:
+        assert {"turn", "trick", "hand"} <= set(heard), heard
+    else:
+        assert heard == []

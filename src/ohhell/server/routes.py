@@ -18,10 +18,11 @@ from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
+from ohhell.dealnumbers import draw_for_deal
 from ohhell.errors import RulesError
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import exports, newgame, wording
+from ohhell.server import exports, howto, newgame, wording
 from ohhell.server.hub import Hub, RedisHub, SoloHub
 from ohhell.server.party import left_of, open_table
 from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
@@ -80,6 +81,17 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
     }
 
 
+def first_draw(rules: Rules, stored: StoredGame, seat: int) -> str | None:
+    """The draw for the first deal in words, when the rules draw: the deal number gives the cards drawn again.
+
+    The draw is from a pack of its own before the deal, seen by everyone, so it names no card of any hand.
+    """
+    if rules.first_dealer != "draw":
+        return None
+    dealer, draws = draw_for_deal(stored.deal_number, rules.players)
+    return wording.draw_text(draws, dealer, seat, [str(s["name"]) for s in stored.seats])
+
+
 def seat_of(stored: StoredGame, player: str) -> int | None:
     """The human seat of a stored game that belongs to ``player``'s key, if any."""
     for index, seat in enumerate(stored.seats):
@@ -128,6 +140,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
 
     router = APIRouter(lifespan=lifespan)
     templates = feature_templates(HERE / "templates")
+    router.include_router(howto.howto_router(templates))  # /how-to-play (ohhell.server.howto)
 
     def tables() -> Tables:
         result: Tables = holder["tables"]
@@ -208,8 +221,16 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
     @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
-        preset = Rules.from_json(stored.rules).preset_name
-        return page(request, "game.html", game_id=stored.id, number=stored.deal_number, preset=preset)
+        rules = Rules.from_json(stored.rules)
+        seat = await seat_at(stored, player_of(request))
+        return page(
+            request,
+            "game.html",
+            game_id=stored.id,
+            number=stored.deal_number,
+            preset=rules.preset_name,
+            draw=first_draw(rules, stored, -1 if seat is None else seat),
+        )
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:

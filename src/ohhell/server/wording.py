@@ -15,7 +15,7 @@ returns text for that seat, who is "You".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ohhell.actions import Action, argument_of, verb_of
 from ohhell.cards import JESTER_SUIT, MAGICIAN_SUIT, SUIT_NAMES, SUIT_OF, Card, Suit, card_name
@@ -190,6 +190,32 @@ def error_message(error: OhHellError, view: SeatView, led_suit: Suit | None, nam
             "choosing-trump": "The dealer is choosing trump.",
         }.get(view.phase, "The hand is over.")
     return str(error)
+
+
+def draw_text(draws: Sequence[Mapping[int, Card]], dealer: int, you: int, names: Sequence[str]) -> str:
+    """The draw for the first deal, in the order of the seats, each round of it a sentence.
+
+    >>> draw_text([{0: 25, 1: 24}], 0, 1, ["Ann", "Bob"])
+    'The draw for the first deal: Ann drew the ace of hearts, you the king of hearts. Ann deals first.'
+    >>> draw_text([{0: 25, 1: 12}, {0: 26, 1: 48}], 1, 0, ["Ann", "Bob"]).split(". ")[1:]
+    ['Tied, you and Bob drew again: you the 2 of diamonds, Bob the jack of clubs', 'Bob deals first.']
+    """
+
+    def name(seat: int) -> str:
+        return "you" if seat == you else names[seat]
+
+    sentences = []
+    for index, drawn in enumerate(draws):
+        cards = [f"{name(seat)} the {card_name(card)}" for seat, card in sorted(drawn.items())]
+        if index == 0:
+            cards[0] = cards[0].replace(" the ", " drew the ", 1)
+            sentences.append(f"The draw for the first deal: {', '.join(cards)}.")
+        else:
+            tied = [name(seat) for seat in sorted(drawn)]
+            sentences.append(f"Tied, {', '.join(tied[:-1])} and {tied[-1]} drew again: {', '.join(cards)}.")
+    dealer_name = "You deal" if dealer == you else f"{names[dealer]} deals"
+    sentences.append(f"{dealer_name} first.")
+    return " ".join(sentences)
 
 
 def result_text(

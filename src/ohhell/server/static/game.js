@@ -18,7 +18,10 @@ const DELAYS = { bid: 650, card: 750, trick: 1500 };
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
 const settings = loadSettings();
-document.documentElement.style.setProperty("--anim-scale", String(scale));
+// the cards' slide and the turn chip's pulse follow the speed setting too
+const setAnimationScale = () =>
+  document.documentElement.style.setProperty("--anim-scale", String(scale * SPEEDS[settings.speed].factor));
+setAnimationScale();
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {
@@ -167,6 +170,7 @@ async function pump() {
 
 async function playBack(event, after) {
   announce(event.sentence);
+  soundsFor(state, after);
   const verb = event.action.split(" ")[0];
   if (verb === "play" && event.trick) {
     render(after, event.trick);
@@ -186,13 +190,14 @@ async function playBack(event, after) {
 // ------------------------------------------------------------------ rendering
 
 function render(message, completedTrick = null) {
-  soundsFor(state, message);
   state = message;
   const { game, deal } = message;
   $("deal-number").textContent = game.number;
   $("hand-title").textContent = deal.title;
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;
+  // the draw for the first deal (when the rules draw: the page has it), told through the first hand
+  if ($("draw-note")) $("draw-note").hidden = deal.index !== 0;
   $("status").textContent = game.over ? "Game over." : deal.status;
   $("status").classList.toggle("your-turn", deal.my_turn && !game.waiting_for_next && !game.over);
   renderTurnUp(deal);
@@ -212,7 +217,7 @@ function renderPlates(game, deal) {
   const sides = { left: $("plates-left"), top: $("plates-top"), right: $("plates-right") };
   for (const box of Object.values(sides)) box.replaceChildren();
   const players = game.players.length;
-  $("my-plate").hidden = game.you < 0; // a spectator has no seat of their own: every seat is around the table
+  $("my-plate").hidden = game.you < 0; // a spectator has no seat of their own
   if (game.you >= 0) renderPlate($("my-plate"), game, deal, game.you);
   for (const seat of seatsAround(game.you, players)) {
     const side = seatSide(seat, game.you, players);
@@ -307,10 +312,10 @@ function renderCenter(game, deal, trickOnShow) {
   const panel = $("center-panel");
   panel.replaceChildren();
   panel.className = "center-panel";
+  panel.removeAttribute("aria-label");
   let focusTarget = null;
   if (trickOnShow) {
     panel.hidden = true;
-    $("felt").classList.remove("panel-open");
     return;
   } else if (game.over || game.waiting_for_next) {
     focusTarget = handOverPanel(panel, game, deal);
@@ -322,11 +327,9 @@ function renderCenter(game, deal, trickOnShow) {
     changePanel(panel, deal);
   } else {
     panel.hidden = true;
-    $("felt").classList.remove("panel-open");
     return;
   }
   panel.hidden = false;
-  $("felt").classList.toggle("panel-open", !panel.classList.contains("change"));
   // The panel itself takes the focus, not its first button, so that a stray Enter bids nothing; Tab goes on to
   // the buttons. The end of a hand focuses Next hand, which Enter should press.
   const target = panel.classList.contains("hand-over") ? focusTarget : panel;
@@ -610,7 +613,7 @@ function nextHand() {
 
 // The sounds of a change of state: your turn has come, a hand is over.
 function soundsFor(before, after) {
-  if (!before || !after || after.type === "state") return;
+  if (!before || !after) return;
   const wasMine = before.deal.my_turn && !before.game.waiting_for_next;
   const isMine = after.deal.my_turn && !after.game.waiting_for_next && !after.game.over;
   if (isMine && !wasMine) playSound("turn", settings.sounds);
@@ -742,6 +745,7 @@ $("resign-dialog").addEventListener("close", () => {
 });
 $("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
 bindSettingsDialog($("settings-dialog"), settings, (name) => {
+  if (name === "speed") setAnimationScale();
   if (state && !pumping) render(state);
   if (name === "forcedCard" || name === "autoNext") scheduleAutomatic();
 });

@@ -1,5 +1,7 @@
 // The New game form: a preset fills in the Settings; the form is sent as JSON to /api/games.
 
+import { recallChoices, rememberChoices } from "./remember.js";
+
 const form = document.getElementById("new-game");
 const defaults = JSON.parse(document.getElementById("preset-defaults").textContent);
 const setup = JSON.parse(document.getElementById("computer-setup").textContent);
@@ -31,6 +33,7 @@ function applyPreset() {
   }
   limitPlayers();
   describeChoices();
+  document.getElementById("howto-link").href = `/how-to-play/${preset.value}`;
 }
 
 // Only the player counts the rules allow are offered: Magicians and Jesters is for 3 to 6.
@@ -133,6 +136,7 @@ form.addEventListener("submit", async (event) => {
       errorBox.textContent = explain(answer.detail);
       return;
     }
+    rememberChoices(form);
     window.location.assign(answer.url);
   } catch {
     errorBox.textContent = "The server could not be reached. Is ohhell serve still running?";
@@ -146,3 +150,11 @@ for (const id of SELECTS) document.getElementById(id).addEventListener("change",
 players.addEventListener("change", renderComputers);
 document.getElementById("special_cards").addEventListener("change", limitPlayers);
 applyPreset();
+recallChoices(form, {
+  preset: applyPreset,
+  players: renderComputers,
+  settings: () => {
+    limitPlayers();
+    describeChoices();
+  },
+});

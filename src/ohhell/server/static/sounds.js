@@ -44,12 +44,13 @@ const SOUNDS = {
   },
 };
 
-export const played = []; // the sounds asked for, latest last (for tests and tools: what would have been heard)
+const played = []; // the sounds asked for, latest last
 
 export function playSound(name, enabled, ...args) {
   if (!enabled) return;
   played.push(name);
   if (played.length > 20) played.shift();
+  document.documentElement.dataset.sounds = played.join(" "); // for tests and tools: what would have been heard
   if (!navigator.userActivation?.hasBeenActive) return;
   const ctx = audio();
   if (ctx) SOUNDS[name](ctx, ...args);
