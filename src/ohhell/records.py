@@ -132,6 +132,7 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
     ):
         raise RecordError(f"deal_number must be a whole number from 0 to {MAX_DEAL_NUMBER}, not {_quoted(number)}")
     deals = _field(data, "deals", list)
+    _check_undos(data.get("undos"), rules.players)
     resigned = data.get("resigned")
     if resigned is not None and (
         isinstance(resigned, bool) or not isinstance(resigned, int) or not 0 <= resigned < rules.players
@@ -154,6 +155,29 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
         if not game.is_over and (not game.deals or game.deal.is_over):
             game._deal_next()
     return game
+
+
+def _check_undos(undos: object, players: int) -> None:
+    """The ``undos`` extension, when present: what was taken back with Undo (the club aid), for readers to show.
+
+    The deals' ``actions`` are the game as it stands, without what was taken back, so replaying a record never needs
+    ``undos``; each entry is ``{"deal": i, "seat": s, "taken_back": ["<seat> <verb> <argument>", ...]}``, latest
+    action first.
+    """
+    if undos is None:
+        return
+    if not isinstance(undos, list):
+        raise RecordError("undos must be a list of taken-back moves")
+    for entry in undos:
+        if not isinstance(entry, Mapping) or set(entry) != {"deal", "seat", "taken_back"}:
+            raise RecordError("each of undos is an object with deal, seat and taken_back")
+        deal, seat, taken = entry["deal"], entry["seat"], entry["taken_back"]
+        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+            raise RecordError(f"an undo's deal must be a deal index, not {_quoted(deal)}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise RecordError(f"an undo's seat must be a seat from 0 to {players - 1}, not {_quoted(seat)}")
+        if not isinstance(taken, list) or not taken or not all(isinstance(line, str) for line in taken):
+            raise RecordError("an undo's taken_back must be a list of action lines")
 
 
 def _left(value: Any, players: int) -> dict[int, int]:

@@ -11,7 +11,7 @@ from botkit import SEARCH, decide, hooked_dealer, view_to_act
 from ohhell.actions import action_text, argument_of, verb_of
 from ohhell.bots import make_bot
 from ohhell.bots.base import Decision
-from ohhell.bots.hints import COUNT_ON, MAY_TAKE, explain, hint, suggest
+from ohhell.bots.hints import COUNT_ON, MAY_TAKE, explain, figure, hint, suggest
 from ohhell.bots.intent import Intent
 from ohhell.bots.public import card_words
 from ohhell.cards import SUIT_NAMES, card_name, card_text
@@ -69,13 +69,13 @@ def test_the_chosen_action_is_the_best_option_and_the_details_list_every_figure(
             assert decision.action == decision.options[0].action
             assert decision.options == tuple(sorted(decision.options, key=lambda o: -o.value))
             if len({round(o.value, 1) for o in decision.options}) == 1:
-                assert f"{decision.options[0].value:.1f}, whichever you choose." in details
+                assert f"{figure(decision.options[0].value)} whichever you choose." in details
             else:
                 for option in decision.options[:6]:
-                    assert f"{option_words(option.action)} {option.value:.1f}" in details
-        if any(chance >= 0.005 for _, chance in decision.card_chances):
-            for card, chance in decision.card_chances:
-                assert f"{card_name(card)} {chance:.0%}" in details
+                    assert f"{option_words(option.action)}: {figure(option.value)}" in details
+        for card, chance in decision.card_chances:
+            assert (f"{card_name(card)} {chance:.0%}" in details) == (chance >= 0.005)
+        assert not re.search(r"(?<![\d.])-?0\.0(?!\d)", details), details  # no 0.0 noise
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
@@ -153,7 +153,7 @@ def test_the_hard_decision_names_its_sampled_worlds() -> None:
                 uneven += 1
                 for option in decision.options[:6]:
                     deals = f"{option.samples} simulated deal{'' if option.samples == 1 else 's'}"
-                    assert f"{option_words(option.action)} {option.value:.1f} ({deals})" in "\n".join(details)
+                    assert f"{option_words(option.action)}: {figure(option.value)} ({deals})" in "\n".join(details)
         elif worlds:
             assert f"Searched {worlds} sampled worlds" in decision.summary
             assert _weighed(decision, view.phase) in decision.summary

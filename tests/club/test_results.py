@@ -86,7 +86,7 @@ def test_levels_and_runs() -> None:
     assert [xp_for_level(n) for n in range(1, 6)] == [0, 100, 300, 600, 1000]
     assert [level_of(x) for x in (0, 99, 100, 299, 300, 1000)] == [1, 1, 2, 2, 3, 5]
     assert longest_run([False, True, True, False, True]) == 2
-    assert ranks([10, 10, 5], None) == [1, 1, 3]
+    assert ranks([10, 10, 5], set()) == [1, 1, 3]
     assert xp_line(120, 4) == "+120 XP · level 4"
 
 

@@ -33,12 +33,20 @@ def first_move(state: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play_series(
-    server: RunningServer, game_id: int, client: httpx.Client, give_up_at_deal: int | None = None
+    server: RunningServer,
+    game_id: int,
+    client: httpx.Client,
+    give_up_at_deal: int | None = None,
+    start: bool = False,
 ) -> dict[str, Any]:
-    """Play one seat to the end of the series (or give up when deal ``give_up_at_deal`` starts); the last state."""
+    """Play one seat to the end of the series (or give up when deal ``give_up_at_deal`` starts); the last state.
+
+    ``start``: the host of a table of several people, whose friends have taken their seats, starts the game."""
     url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
     state: dict[str, Any] = {}
     async with connect(url, additional_headers={"Cookie": cookie_header(client)}) as socket:
+        if start:
+            await socket.send(json.dumps({"type": "start"}))
         while True:
             message = json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))
             if message["type"] not in ("state", "action"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from playwright.sync_api import Page
+from playwright.sync_api import BrowserContext, Page
 
 from ohhell.dealnumbers import random_first_dealer
 
@@ -29,6 +29,15 @@ TEST_SETTINGS: Final = {"forcedCard": False}
 every card is played by the test's own click."""
 
 
+def use_settings(target: Page | BrowserContext, settings: dict[str, object] | None = None) -> None:
+    """Start the table settings of a tab or a browser context at ``settings`` (:data:`TEST_SETTINGS` if none),
+    unless the page has kept others since."""
+    stored = json.dumps(json.dumps(TEST_SETTINGS if settings is None else settings))
+    target.add_init_script(
+        f"if (localStorage.getItem('ohhell.table') === null) localStorage.setItem('ohhell.table', {stored});"
+    )
+
+
 class TablePage:
     """One browser tab at the table."""
 
@@ -36,10 +45,7 @@ class TablePage:
         self.page = page
         self.base_url = base_url
         page.set_default_timeout(20_000)
-        stored = json.dumps(json.dumps(TEST_SETTINGS if settings is None else settings))
-        page.add_init_script(
-            f"if (localStorage.getItem('ohhell.table') === null) localStorage.setItem('ohhell.table', {stored});"
-        )
+        use_settings(page, settings)
 
     def new_game(self, preset: str = "short", number: int | None = None, players: int = 4) -> None:
         """Fill in the New game form and start."""

@@ -150,11 +150,16 @@ def test_reloading_mid_hand_resumes_the_same_state(table: TablePage) -> None:
     assert table.table_text() == before
 
 
-def test_replay_this_deal_deals_the_same_cards(table: TablePage) -> None:
+def test_play_these_cards_again_asks_mid_game_and_deals_the_same_cards(table: TablePage) -> None:
     table.new_game("short")
     page = table.page
     first_url, number, hand = page.url, page.inner_text("#deal-number"), table.hand()
     table.tool("#replay-button")
+    expect(page.locator("#replay-dialog")).to_be_visible()  # the game is still being played: asked first
+    page.click("#replay-dialog button:has-text('Keep playing')")
+    assert page.url == first_url
+    table.tool("#replay-button")
+    page.click("#replay-confirm")
     page.wait_for_url(lambda url: url != first_url)
     table.wait_ready()
     assert page.inner_text("#deal-number") == number
@@ -250,7 +255,7 @@ def test_your_games_can_be_resumed_replayed_trick_by_trick_and_downloaded(table:
     page.goto(f"{table.base_url}/")
     item = page.locator(".game-item").first
     expect(item).to_contain_text("Hand 1 of 9")
-    item.locator("text=Replay trick by trick").click()
+    item.locator("text=Watch trick by trick").click()
     expect(page.locator("#replay-step")).to_contain_text("as dealt")
     page.click("#replay-next")
     expect(page.locator("#replay-step")).to_contain_text("trick 1 of 5")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -21,6 +22,8 @@ from ohhell.server.journal import NewGame
 from ohhell.server.seats import Seat
 from ohhell.server.store import Store
 from ohhell.web.accounts.store import AccountStore
+from ohhell.web.models import utc_now
+from ohhell.web.results import SeatResult, SeriesResult
 from server.accounts import post_form, signed_up
 from server.seriesplay import play_series
 from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
@@ -52,7 +55,7 @@ def test_a_series_against_computers_is_stored_when_it_ends_with_its_xp(server: R
     assert state["game"]["over"]
     xp = wait_for_xp(client, game["id"])
     assert re.fullmatch(r"\+\d+ XP · level \d+", str(xp["text"]))
-    assert int(str(xp["xp"])) >= 50
+    assert int(str(xp["xp"])) >= 100
     profile = client.get("/club/me", follow_redirects=True)
     assert 'id="stat-played">1<' in profile.text
     assert "against computer players" in profile.text
@@ -148,6 +151,52 @@ def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(server: Runni
     assert 'id="stat-club-wins">' in profile
 
 
+def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(server: RunningServer) -> None:
+    club_id, (founder, *others) = club_of_three(server)
+    body = {
+        "preset": "short",
+        "number": TIED_NUMBER,
+        "name": "Host",
+        "computers": [{"name": "A"}, {"name": "B"}],
+        "friends": [1, 2],
+        "club": club_id,
+    }
+    outsider = signed_up(server, unique("Out"))
+    assert outsider.post("/api/games", json=body).status_code == 403  # not a member: no club table
+    assert founder.post("/api/games", json={**body, "friends": [1]}).status_code == 422  # every seat a member's
+    opened = founder.post("/api/games", json=body, headers={"Origin": server.url})
+    assert opened.status_code == 201, opened.text
+    game_id = opened.json()["id"]
+    path = server.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as connection:  # the invite link, as the host's waiting room shows it
+        (join_code,) = connection.execute(
+            "SELECT code FROM table_links WHERE game_id = ? AND kind = 'join'", (game_id,)
+        ).fetchone()
+    refused = outsider.post(f"/api/join/{join_code}", json={"name": "Out", "seat": 1})
+    assert refused.status_code == 403 and "club table" in refused.text
+    for seat, member in enumerate(others, start=1):
+        assert member.post(f"/api/join/{join_code}", json={"name": f"M{seat}", "seat": seat}).status_code == 201
+
+    async def play_all() -> list[dict[str, object]]:
+        host = asyncio.create_task(play_series(server, game_id, founder, start=True))
+        await asyncio.sleep(0.2)
+        rest = [asyncio.create_task(play_series(server, game_id, member)) for member in others]
+        return list(await asyncio.gather(host, *rest))
+
+    states = run_async(play_all)
+    assert all(state["game"]["over"] for state in states)  # type: ignore[index]
+    for person in (founder, *others):
+        wait_for_xp(person, game_id)
+    page = founder.get(f"/club/clubs/{club_id}").text
+    board = re.findall(r"<tr><td>(\d+)</td><td>[^<]+</td><td[^>]*>(\d+)</td>\s*<td>(\d+)</td><td>(\d+)</td>", page)
+    assert len(board) == 3 and all(series == "1" for _, _, series, _ in board)
+    assert [place for place, *_ in board] == ["1", "1", "3"]  # the tie at the top shares first place
+    assert sorted(wins for *_, wins in board) == ["0", "1", "1"]  # and each tied winner has a club win
+    for person in (founder, *others):
+        stats = person.get("/club/me", follow_redirects=True).text
+        assert 'id="stat-played">1<' in stats
+
+
 def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: RunningServer) -> None:
     client = signed_up(server, unique("Co"))
     page = client.get("/club/collection").text
@@ -210,3 +259,52 @@ def postgres() -> Iterator[str]:
 
 def test_the_statistics_rebuild_agrees_on_postgresql(postgres: str) -> None:
     rebuild_agrees_after_play(postgres)
+
+
+def test_faces_unlock_with_a_win_and_a_private_profile_is_for_club_members(server: RunningServer) -> None:
+    _, (founder, member, _) = club_of_three(server)
+    account_id = int(re.search(r"/club/players/(\d+)", founder.get("/account").text).group(1))  # type: ignore[union-attr]
+    assert post_form(founder, "/club/collection", "/club/collection", faces="four-colour").status_code == 403
+    url = server.database_url
+
+    async def a_win() -> None:  # a won series, as the results hook stores one
+        accounts, clubs = AccountStore(url), ClubStore(url)
+        try:
+            account = await accounts.account(account_id)
+            assert account is not None
+            seats = tuple(
+                SeatResult(i, f"P{i}", "human", key, None, total, (1,), (1,), (total,))
+                for i, (key, total) in enumerate(((account.player_key, 30), ("other", 20), ("third", 10)))
+            )
+            await clubs.series_ended(SeriesResult(10**6 + account_id, "short", 9, utc_now(), seats, winners=(0,)))
+        finally:
+            await accounts.close()
+            await clubs.close()
+
+    run_async(a_win)
+    assert post_form(founder, "/club/collection", "/club/collection", faces="four-colour").status_code == 303
+    assert 'data-card-faces="four-colour"' in founder.get("/").text
+    assert founder.get("/club/faces/four-colour/QD.svg").status_code == 200
+    assert post_form(founder, "/account", "/account/visibility", visibility="clubs").status_code == 200
+    stranger = signed_up(server, unique("St"))
+    assert stranger.get(f"/club/players/{account_id}").status_code == 403
+    assert member.get(f"/club/players/{account_id}").status_code == 200  # a fellow member sees it
+
+
+def test_a_club_that_allows_undo_gives_its_tables_undo(server: RunningServer) -> None:
+    club_id, (founder, *_) = club_of_three(server)
+    body = {"preset": "short", "computers": [{"name": "A"}, {"name": "B"}], "friends": [1, 2], "club": club_id}
+    game_id = founder.post("/api/games", json=body).json()["id"]
+    url = server.database_url
+
+    async def allowed() -> bool:
+        clubs = ClubStore(url)
+        try:
+            return await clubs.allows_undo(game_id)
+        finally:
+            await clubs.close()
+
+    assert not run_async(allowed)
+    post_form(founder, f"/club/clubs/{club_id}", f"/club/clubs/{club_id}/settings", allow_undo="on")
+    assert run_async(allowed)
+    assert "Undo at the club's tables: allowed" in founder.get(f"/club/clubs/{club_id}").text

@@ -116,6 +116,10 @@ def test_the_bidding_panel_and_every_card_fit_the_screen(sized: TablePage, cards
     for button in boxes["bids"]:
         assert inside(button, boxes["width"], boxes["height"]), f"a bid button is off the screen: {button}"
         assert button["onTop"], f"a bid button is covered: {button}"
+    # the Hint's box, open with its numbers unfolded, pushes nothing off the screen
+    sized.page.click("#hint-button")
+    sized.page.locator("#notice .hint-numbers summary").click()
+    check_table(sized.page, cards, "bidding")
 
 
 @pytest.mark.parametrize("players", [4, 7])

@@ -7,7 +7,6 @@ person and the spectator received is checked against the record for cards hidden
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Final
@@ -17,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from server.partyscan import leaks
 from server.serving import RunningServer
-from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, TEST_SETTINGS
+from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, use_settings
 
 pytestmark = pytest.mark.browser
 
@@ -39,13 +38,10 @@ class Person:
 
     def __init__(self, context: BrowserContext, name: str) -> None:
         self.context = context
+        use_settings(context)  # every card played by the test's own click
         self.name = name
         self.frames: list[str] = []
         self.page: Page | None = None
-        stored = json.dumps(json.dumps(TEST_SETTINGS))  # every card is played by the test's own click
-        context.add_init_script(
-            f"if (localStorage.getItem('ohhell.table') === null) localStorage.setItem('ohhell.table', {stored});"
-        )
 
     def open(self, url: str) -> Page:
         page = self.context.new_page()

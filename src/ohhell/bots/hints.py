@@ -102,7 +102,15 @@ def _bid_reason(decision: Decision, view: SeatView) -> str:
             parts.append(f"you can count on {_listed(sure)}")
         if maybe:
             parts.append(f"{_listed(maybe)} may {'take a trick' if len(maybe) == 1 else 'each take one'}")
-        text = f"Bid {bid}: {', and '.join(parts) or 'none of your cards is likely to take a trick'}."
+        if parts:
+            text = f"Bid {bid}: {', and '.join(parts)}."
+        elif bid > 0:
+            text = (
+                f"Bid {bid}: no one card of yours is likely to take a trick, but together they come to about"
+                f" {counted(bid, 'trick')}."
+            )
+        else:
+            text = "Bid 0: none of your cards is likely to take a trick."
     forbidden = view.forbidden_bid
     if decision.intent is Intent.HOOKED and forbidden is not None:
         tricks = counted(view.hand_size, "trick")
@@ -169,11 +177,11 @@ def _details(decision: Decision) -> tuple[str, ...]:
     if len(options) > 1:
         measure = decision.measure[:1].upper() + decision.measure[1:]
         if len({round(o.value, 1) for o in options}) == 1:
-            lines.append(f"{measure}: {options[0].value:.1f}, whichever you choose.")
+            lines.append(f"{measure}: {figure(options[0].value)} whichever you choose.")
         else:
             uneven = len({o.samples for o in options}) > 1  # a tree search tries the better moves more often
-            listed = ", ".join(
-                f"{_option_words(o.action)} {o.value:.1f}"
+            listed = "; ".join(
+                f"{_option_words(o.action)}: {figure(o.value)}"
                 + (f" ({o.samples} simulated deal{'' if o.samples == 1 else 's'})" if uneven else "")
                 for o in options[:SHOWN_OPTIONS]
             )
@@ -181,12 +189,28 @@ def _details(decision: Decision) -> tuple[str, ...]:
             lines.append(f"{measure}: {listed}{f' (and {more} more)' if more > 0 else ''}.")
     if decision.card_chances:
         label = decision.chance_label[:1].upper() + decision.chance_label[1:]
-        if all(p < 0.005 for _, p in decision.card_chances):
-            lines.append(f"{label}: 0% for every card.")
+        some = [(c, p) for c, p in decision.card_chances if p >= 0.005]
+        if not some:
+            lines.append(
+                f"{label}: none for any of your cards." if len(decision.card_chances) > 1 else f"{label}: none."
+            )
         else:
-            listed = ", ".join(f"{card_name(c)} {p:.0%}" for c, p in decision.card_chances)
-            lines.append(f"{label}: {listed}.")
+            listed = ", ".join(f"{card_name(c)} {p:.0%}" for c, p in some)
+            rest = len(decision.card_chances) - len(some)
+            lines.append(f"{label}: {listed}{'; none for the others' if rest else ''}.")
     return tuple(lines)
+
+
+def figure(value: float) -> str:
+    """A number of the reckoning as people write it: ``5.7``, ``6``, ``0`` (never ``0.0`` nor ``-0``).
+
+    >>> figure(5.66), figure(6.0), figure(-0.01), figure(0.04)
+    ('5.7', '6', '0', '0')
+    """
+    rounded = round(value, 1)
+    if rounded == 0:
+        return "0"
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
 
 
 def _option_words(action: Action) -> str:

@@ -5,7 +5,7 @@ A pure function of the :class:`~ohhell.web.results.SeriesResult` the game hands 
 
 >>> longest_run([True, True, False, True, True, True])
 3
->>> ranks([57, 61, 61, 40], resigned=None), ranks([57, 61, 61, 40], resigned=1)
+>>> ranks([57, 61, 61, 40], quitters=set()), ranks([57, 61, 61, 40], quitters={1})
 ([3, 1, 1, 4], [2, 4, 1, 3])
 """
 
@@ -31,12 +31,12 @@ def longest_run(flags: Sequence[bool]) -> int:
     return best
 
 
-def ranks(totals: Sequence[int], resigned: int | None) -> list[int]:
-    """Each seat's place: 1 + the number of seats ahead of it (ties share a place); a seat that gave up is last."""
-    playing = [t for s, t in enumerate(totals) if s != resigned]
+def ranks(totals: Sequence[int], quitters: set[int]) -> list[int]:
+    """Each seat's place: 1 + the number of seats ahead of it (ties share a place); seats that gave up are last."""
+    playing = [t for s, t in enumerate(totals) if s not in quitters]
     out = []
     for seat, total in enumerate(totals):
-        out.append(len(totals) if seat == resigned else 1 + sum(1 for other in playing if other > total))
+        out.append(len(totals) if seat in quitters else 1 + sum(1 for other in playing if other > total))
     return out
 
 
@@ -89,7 +89,8 @@ def person_results(result: SeriesResult, club_id: int | None = None) -> list[Per
     ``club_id`` counts the series for that club (a club table's), never when a computer player sat at it.
     """
     totals = [s.total for s in result.seats]
-    places = ranks(totals, result.resigned)
+    quitters = set(result.left) | ({result.resigned} if result.resigned is not None else set())
+    places = ranks(totals, quitters)
     shared = len(result.winners) > 1
     club = None if result.against_computers else (club_id if club_id is not None else result.club_id)
     out = []
@@ -97,7 +98,7 @@ def person_results(result: SeriesResult, club_id: int | None = None) -> list[Per
         if seat.kind != "human" or seat.player is None:
             continue
         exact = list(seat.exact)
-        gave_up = result.resigned == seat.seat
+        gave_up = seat.seat in quitters
         winner = seat.seat in result.winners and not gave_up
         out.append(
             PersonResult(

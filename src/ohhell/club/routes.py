@@ -193,6 +193,7 @@ def club_router(clubs: ClubStore, accounts: AccountStore) -> APIRouter:
             wins=wins,
             recent=recent,
             invites=await clubs.invites(club_id) if role == "admin" else [],
+            presets=PRESET_TITLES,
             base_url=str(request.base_url).rstrip("/"),
             error=request.query_params.get("error"),
         )

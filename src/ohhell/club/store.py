@@ -179,6 +179,16 @@ class ClubStore:
             row = await session.get(ClubTableRow, game_id)
             return None if row is None else row.club_id
 
+    async def allows_undo(self, game_id: int) -> bool:
+        """Whether the game is a table of a club whose admins allow Undo."""
+        async with self._sessions() as session:
+            allowed = await session.scalar(
+                select(ClubRow.allow_undo)
+                .join(ClubTableRow, ClubTableRow.club_id == ClubRow.id)
+                .where(ClubTableRow.game_id == game_id)
+            )
+            return bool(allowed)
+
     async def club_tables(self) -> dict[int, int]:
         """Every club table: game id to club id."""
         async with self._sessions() as session:

@@ -3,10 +3,11 @@
 A finished series earns :data:`FINISH_XP`, plus :data:`EXACT_BID_XP` for every exact bid, plus :data:`WIN_XP` for a
 win (a shared win too); a series the person gave up earns nothing (it is a loss). The others at a table where
 someone gave up finished it (it ended for them), with the exact bids of the deals played. Level *n* takes
-``100 * n * (n - 1) / 2`` XP in all: level 2 at 100, 3 at 300, 4 at 600, 5 at 1000, 6 at 1500.
+``100 * n * (n - 1) / 2`` XP in all: level 2 at 100 (any finished series reaches it), 3 at 300, 4 at 600, 5 at
+1000, 6 at 1500.
 
 >>> series_xp(finished=True, gave_up=False, exact_bids=7, winner=True)
-170
+220
 >>> series_xp(finished=False, gave_up=True, exact_bids=7, winner=False)
 0
 >>> level_of(0), level_of(99), level_of(100), level_of(650), xp_for_level(5)
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-FINISH_XP: Final = 50
+FINISH_XP: Final = 100
 EXACT_BID_XP: Final = 10
 WIN_XP: Final = 50
 LEVEL_STEP: Final = 100

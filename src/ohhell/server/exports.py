@@ -14,6 +14,7 @@ from ohhell.cards import CardSet, card_text, suit_text
 from ohhell.game import Game
 from ohhell.records import to_record
 from ohhell.server import wording
+from ohhell.server.undo import Undo
 
 
 def finished_deals(game: Game) -> int:
@@ -21,15 +22,24 @@ def finished_deals(game: Game) -> int:
     return len(game.results)
 
 
-def public_record(game: Game) -> dict[str, Any]:
-    """The game record of every finished deal."""
+def public_record(game: Game, undos: Sequence[Undo] = ()) -> dict[str, Any]:
+    """The game record of every finished deal (with the ``undos`` extension of those deals, if any)."""
     record = to_record(game)
     record["deals"] = record["deals"][: finished_deals(game)]
+    entries = undo_entries(undos, finished_deals(game))
+    if entries:
+        record["undos"] = entries
     return record
 
 
-def replay_data(game: Game, names: Sequence[str]) -> dict[str, Any]:
-    """Every finished deal, trick by trick, with the hands as dealt: what the replay page steps through."""
+def undo_entries(undos: Sequence[Undo], deals: int) -> list[dict[str, Any]]:
+    """The undos of the first ``deals`` deals, as the record's ``undos`` extension and the replay write them."""
+    return [{"deal": u.deal, "seat": u.seat, "taken_back": list(u.taken_back)} for u in undos if u.deal < deals]
+
+
+def replay_data(game: Game, names: Sequence[str], undos: Sequence[Undo] = ()) -> dict[str, Any]:
+    """Every finished deal, trick by trick, with the hands as dealt, and what Undo took back in them: what the
+    replay page steps through."""
     deals = []
     totals = [0] * game.rules.players
     for deal, result in zip(game.deals, game.results, strict=False):
@@ -66,4 +76,5 @@ def replay_data(game: Game, names: Sequence[str]) -> dict[str, Any]:
         "players": list(names),
         "deals": deals,
         "complete": game.is_over,
+        "undos": undo_entries(undos, finished_deals(game)),
     }

@@ -72,6 +72,13 @@ class ResignMessage(_Message):
     seq: Count
 
 
+class UndoMessage(_Message):
+    """Take back one's last move and the computer players' after it (the club aid: see ohhell.server.undo)."""
+
+    type: Literal["undo"]
+    seq: Count
+
+
 class NextHandMessage(_Message):
     """Move on from a finished hand to deal ``deal`` (0-based)."""
 
@@ -155,6 +162,7 @@ ClientMessage = Annotated[
     | PlayMessage
     | TrumpMessage
     | ResignMessage
+    | UndoMessage
     | NextHandMessage
     | HintMessage
     | ShowHandsMessage

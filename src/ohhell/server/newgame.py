@@ -49,11 +49,15 @@ class NewGameRequest(_Model):
     friends: Annotated[list[Annotated[int, Field(ge=1, le=6)]], Field(max_length=6)] = Field(default_factory=list)
     """Seats (1 = the first to your left) that wait for a friend instead of their computer player."""
     table: TableSettings = Field(default_factory=TableSettings)
+    club: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = None
+    """A club table: only the club's members take its seats (every seat is a friend's), and it counts for the club."""
 
     @model_validator(mode="after")
     def _friends_are_seats(self) -> NewGameRequest:
         if len(set(self.friends)) != len(self.friends) or any(s > len(self.computers) for s in self.friends):
             raise ValueError(f"friends: each a different seat from 1 to {len(self.computers)}")
+        if self.club is not None and len(self.friends) != len(self.computers):
+            raise ValueError("club: every seat of a club table is for a member: make each other seat a friend's")
         return self
 
     def rules(self) -> Rules:

@@ -582,4 +582,4 @@ def rebuild_with_party(stored: StoredGame, party: PartyRow | None) -> Game:
     return game
 
 
-__all__ = ["GRACE_SECONDS", "PartyTable", "clean_text", "open_table", "rebuild_with_party"]
+__all__ = ["GRACE_SECONDS", "PartyTable", "clean_text", "left_of", "open_table", "rebuild_with_party"]

@@ -20,6 +20,7 @@ from ohhell.server.party import clean_text
 from ohhell.server.party_store import JOIN, WAITING, WATCH, PartyStore, SeatTakenError
 from ohhell.server.spectator import WATCHER
 from ohhell.server.store import GameNotFoundError, Store
+from ohhell.web.results import ClubTables
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
 
@@ -54,8 +55,9 @@ def party_routes(
     store: Callable[[], Store],
     parties: Callable[[], PartyStore],
     page: Callable[..., HTMLResponse],
+    clubs: ClubTables | None = None,
 ) -> None:
-    """Add the join and watch pages to the game's router."""
+    """Add the join and watch pages to the game's router (``clubs``: who may take a club table's seats)."""
 
     async def link_or_page(request: Request, code: str, kind: str) -> tuple[int, HTMLResponse | None]:
         found = await parties().link(code)
@@ -120,6 +122,9 @@ def party_routes(
         stored = await store().game(game_id)
         if body.seat >= len(stored.seats) or stored.seats[body.seat].get("kind") != "open":
             raise HTTPException(400, "seat: that seat is not open for a friend.")
+        club = await clubs.club_of_game(game_id) if clubs is not None else None
+        if club is not None and (clubs is None or not await clubs.may_take_seat(club, me)):
+            raise HTTPException(403, "This is a club table: only the club's members take its seats (sign in first).")
         name = clean_text(body.name)[:24]
         if not name:
             raise HTTPException(400, "name: give a name (up to 24 characters).")

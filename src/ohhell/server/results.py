@@ -49,6 +49,7 @@ def series_result(
         seats=tuple(rows),
         winners=tuple(winners),
         resigned=game.resigned,
+        left=tuple(sorted(game.left)),
         undos=tuple(sorted(set(undos))),
         club_id=club_id,
     )

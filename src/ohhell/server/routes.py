@@ -23,21 +23,27 @@ from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import exports, newgame, wording
 from ohhell.server.hub import Hub, RedisHub, SoloHub
-from ohhell.server.party import open_table, rebuild_with_party
+from ohhell.server.party import left_of, open_table
 from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
 from ohhell.server.party_store import PartyStore
 from ohhell.server.relay import Relay
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
-from ohhell.server.table import CHANGE_WINDOW, TableClosedError, Tables
+from ohhell.server.table import CHANGE_WINDOW, Table, TableClosedError, Tables, rebuild_with_undos
 from ohhell.server.thinkers import Thinkers
+from ohhell.server.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
-from ohhell.web.results import ResultsHook
+from ohhell.web.results import ClubTables, NoResults, ResultsHook
 
 HERE: Final = Path(__file__).parent
+NOT_YOURS: Final = (
+    "This game was started in another browser, so it is not yours here. If it is your game, open"
+    " “Move your games to another device” on the home page of the browser that has it: the private link it"
+    " gives brings your games to this one."
+)
 SEND_TIMEOUT: Final = 10.0
 
 
@@ -82,10 +88,12 @@ def seat_of(stored: StoredGame, player: str) -> int | None:
     return None
 
 
-def game_router(config: ServerConfig, results: ResultsHook | None = None) -> APIRouter:
+def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs: ClubTables | None = None) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
 
-    ``results`` is told of every series that ends (the site wires the club's store there)."""
+    ``results`` is told of every series that ends, and ``clubs`` answers for club tables (the site wires the club's
+    store to both)."""
+    club_tables: ClubTables = clubs if clubs is not None else NoResults()
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -96,7 +104,13 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
         tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub, results)
         parties = PartyStore(store)
-        tables.opener = lambda stored: open_table(stored, store, thinkers, parties, tables.change_window)
+
+        async def opener(stored: StoredGame) -> Table:
+            table = await open_table(stored, store, thinkers, parties, tables.change_window)
+            table.undo_by_host = await club_tables.allows_undo(stored.id)
+            return table
+
+        tables.opener = opener
         relay = Relay(tables)
         await relay.start()
         holder["tables"], holder["relay"], holder["parties"] = tables, relay, parties
@@ -144,14 +158,16 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
         except GameNotFoundError:
             raise HTTPException(404, f"There is no game {game_id}.") from None
         if await seat_at(stored, player_of(request)) is None:
-            raise HTTPException(403, "This game belongs to another player.")
+            raise HTTPException(403, NOT_YOURS)
         return stored
 
-    async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game]:
-        """The game and its engine state, rebuilt from the log, for a player with a seat at it."""
+    async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game, list[Undo]]:
+        """The game and its engine state, rebuilt from the log (with its undos), for a player with a seat at it."""
         await own_game(request, game_id)
         stored = await tables().store.load(game_id)
-        return stored, rebuild_with_party(stored, await parties().party(game_id))
+        game, undos = rebuild_with_undos(stored)
+        game.left = left_of(await parties().party(game_id))
+        return stored, game, undos
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(
@@ -211,9 +227,13 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
             rules = body.rules()
         except RulesError as exc:
             raise HTTPException(400, str(exc)) from None
+        if body.club is not None and not await club_tables.may_take_seat(body.club, player_of(request)):
+            raise HTTPException(403, "club: only a member of the club may open its table (sign in first).")
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         if body.friends:
             await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
+        if body.club is not None:
+            await club_tables.make_club_table(stored.id, body.club)
         return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
 
     @router.post("/api/games/{game_id}/replay-deal", status_code=201)
@@ -236,16 +256,16 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
 
     @router.get("/api/games/{game_id}/record")
     async def download_record(request: Request, game_id: int) -> JSONResponse:
-        stored, game = await own_played_game(request, game_id)
+        stored, game, undos = await own_played_game(request, game_id)
         return JSONResponse(
-            exports.public_record(game),
+            exports.public_record(game, undos),
             headers={"Content-Disposition": f'attachment; filename="ohhell-game-{stored.id}.json"'},
         )
 
     @router.get("/api/games/{game_id}/replay")
     async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
-        stored, game = await own_played_game(request, game_id)
-        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats])
+        stored, game, undos = await own_played_game(request, game_id)
+        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats], undos)
 
     # ----------------------------------------------------------------- the table
 
@@ -321,5 +341,5 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None) -> API
         finally:
             relay().disconnect(link)
 
-    party_routes(router, lambda: tables().store, parties, page)
+    party_routes(router, lambda: tables().store, parties, page, club_tables)
     return router

@@ -33,7 +33,7 @@ from ohhell.deal import Trick
 from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import snapshot, wording
+from ohhell.server import snapshot, undo, wording
 from ohhell.server.hub import Hub, SoloHub
 from ohhell.server.journal import ConflictError
 from ohhell.server.messages import (
@@ -48,6 +48,7 @@ from ohhell.server.messages import (
     ResignMessage,
     ShowHandsMessage,
     SyncMessage,
+    UndoMessage,
     parse_message,
 )
 from ohhell.server.results import series_result
@@ -103,23 +104,34 @@ class NotOwnerError(RuntimeError):
 
 
 def rebuild(stored: StoredGame) -> Game:
-    """The game a stored log describes: its rules and number, then every action in order."""
+    """The game a stored log describes: its rules and number, then every action in order (undo rows taking back)."""
+    return rebuild_with_undos(stored)[0]
+
+
+def rebuild_with_undos(stored: StoredGame) -> tuple[Game, list[undo.Undo]]:
+    """:func:`rebuild`, and the undos the log holds (:mod:`ohhell.server.undo`)."""
     rules = Rules.from_json(stored.rules)
     names = [str(seat["name"]) for seat in stored.seats]
     game = Game(rules, stored.deal_number, names=names, first_dealer=stored.first_dealer)
-    for row in stored.actions:
+
+    def apply(row: StoredAction) -> None:
         if row.deal_index != game.deal_index:
             raise CorruptLogError(f"game {stored.id}: action {row.seq} belongs to deal {row.deal_index}")
         try:
             game.apply(parse_action(row.action), row.seat)
         except OhHellError as exc:
             raise CorruptLogError(f"game {stored.id}: action {row.seq} ({row.action!r}) is refused: {exc}") from exc
+
+    try:
+        undos = undo.replay(game, stored.actions, apply)
+    except ValueError as exc:
+        raise CorruptLogError(f"game {stored.id}: {exc}") from exc
     if stored.resigned is not None:
         try:
             game.resign(stored.resigned)
         except (OhHellError, ValueError) as exc:
             raise CorruptLogError(f"game {stored.id}: seat {stored.resigned} cannot have given up: {exc}") from exc
-    return game
+    return game, undos
 
 
 def move_action(message: MoveMessage) -> Action:
@@ -152,17 +164,21 @@ class Table:
         self._person_moved_at = -float("inf")
         self.store = store
         self.thinkers = thinkers
-        self.game = rebuild(stored)
+        self.game, undos = rebuild_with_undos(stored)
         self.seq = snapshot.action_count(self.game)
         """The number of actions so far: the ``seq`` of the next one."""
+        self.log_length = len(stored.actions)
+        """The rows of the log (actions and undos): the ``seq`` of the next row."""
+        self.undone = {u.seat for u in undos}
+        """The seats that took back a move (the series is marked so in the statistics)."""
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
         self.names = tuple(seat.name for seat in self.seats)
         self.has_humans = any(seat.is_human for seat in self.seats)
+        self.undo_by_host = False
+        """Undo allowed by the table's host (a club whose admins allow it), even without computer players."""
         self.shown_deal = stored.shown_deal if self.has_humans else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
-        self.reasons: dict[int, str] = {
-            row.seq: row.reason for row in stored.actions if row.reason and row.seq >= first
-        }
+        self.reasons: dict[int, str] = undo.reasons_by_position(stored.actions, first)
         """The computer players' reasons (Why?) of the hand shown, by ``seq``; older ones stay in the database."""
         self._seated: dict[int, _Seated] = {}
         self._lock = asyncio.Lock()
@@ -222,7 +238,7 @@ class Table:
             seated = self._seated.setdefault(connection.seat, _Seated([], sent))
             seated.sent = sent  # the seat's other connections hold this same state
             seated.connections.append(connection)
-            await self._send(connection, encode(message))
+            await self._send(connection, encode(self._with_undo(message, connection.seat)))
             if self.saving_fails:
                 await self._send(connection, encode(_notice_saving(True)))
         self.wake_computer_players()
@@ -255,6 +271,8 @@ class Table:
                 await self._next_hand(connection, message.deal)
             elif isinstance(message, ResignMessage):
                 await self._resign(connection, message.seq)
+            elif isinstance(message, UndoMessage):
+                await self._undo(connection, message.seq)
             elif isinstance(message, PartyMessage):
                 await self._party_message(connection, message)
             else:
@@ -281,7 +299,7 @@ class Table:
         seated = self._seated.get(connection.seat)
         if seated is not None and seated.connections == [connection]:
             seated.sent = sent
-            await self._send(connection, encode(message))
+            await self._send(connection, encode(self._with_undo(message, connection.seat)))
         else:  # the seat's other connections must hold the same state, for the next changes to fit
             await self._broadcast_states({connection.seat})
 
@@ -295,7 +313,7 @@ class Table:
     async def _broadcast(self, build: Callable[[int, snapshot.Sent], dict[str, Any]]) -> None:
         """One message per connected seat, built and encoded once, sent to each of its connections."""
         for seat, seated in list(self._seated.items()):
-            text = encode(build(seat, seated.sent))
+            text = encode(self._with_undo(build(seat, seated.sent), seat))
             for connection in list(seated.connections):
                 await self._send(connection, text)
 
@@ -305,7 +323,7 @@ class Table:
             if seats is not None and seat not in seats:
                 continue
             message, seated.sent = snapshot.full_state(self.game, self.facts, seat)
-            text = encode(message)
+            text = encode(self._with_undo(message, seat))
             for connection in list(seated.connections):
                 await self._send(connection, text)
 
@@ -353,7 +371,13 @@ class Table:
         try:
             await self.store.append_action(
                 self.id,
-                StoredAction(seq=seq, deal_index=deal.deal_index, seat=seat, action=action_text(action), reason=reason),
+                StoredAction(
+                    seq=self.log_length,
+                    deal_index=deal.deal_index,
+                    seat=seat,
+                    action=action_text(action),
+                    reason=reason,
+                ),
                 Progress(finished=game.is_over, totals=list(game.totals), winners=game.winners)
                 if deal.is_over
                 else None,
@@ -371,6 +395,7 @@ class Table:
             game.undo()
             raise
         self.seq = seq + 1
+        self.log_length += 1
         if reason:
             self.reasons[seq] = reason
         if game.is_over:
@@ -384,6 +409,70 @@ class Table:
         await self._broadcast(
             lambda viewer, sent: snapshot.action_message(game, facts, viewer, seq, seat, action, trick, sent)
         )
+
+    # ----------------------------------------------------------------- undo (the club aid)
+
+    def _undo_size(self, seat: int) -> int:
+        """How many actions an undo by ``seat`` would take back now (0: it may not undo)."""
+        if not self.allow_undo or self.closed:
+            return 0
+        humans = {index for index, s in enumerate(self.seats) if s.is_human}
+        return undo.actions_to_take_back(self.game, seat, self.shown_deal, humans)
+
+    @property
+    def allow_undo(self) -> bool:
+        """Undo, the club aid: at a table with computer players, or one whose host allows it."""
+        return self.undo_by_host or any(seat.kind == "computer" for seat in self.seats)
+
+    def _with_undo(self, message: dict[str, Any], seat: int) -> dict[str, Any]:
+        """A state or change for ``seat``, saying (``"undo"``) whether it may take back its last move now."""
+        if self.allow_undo:
+            message["undo"] = self._undo_size(seat) > 0
+        return message
+
+    async def _undo(self, connection: Connection, seq: int) -> None:
+        """Take back the connection's seat's last move and the computer players' moves after it: stored, then shown."""
+        async with self._lock:
+            if seq != self.seq:
+                await self._refuse_stale(connection)
+                return
+            count = self._undo_size(connection.seat)
+            if count == 0:
+                why = (
+                    "Undo is for games against computer players."
+                    if not self.allow_undo
+                    else "There is nothing of yours to take back: another person has acted since, or the hand or the "
+                    "game is over."
+                )
+                await self._refuse(connection, "not-allowed", why)
+                return
+            game = self.game.copy()
+            deal_index = game.deal_index
+            for _ in range(count):
+                game.undo()
+            try:
+                await self.store.append_action(
+                    self.id,
+                    StoredAction(self.log_length, deal_index, connection.seat, undo.undo_text(count)),
+                    Progress(finished=False, totals=list(game.totals), winners=None),
+                )
+            except Exception:
+                log.warning("table %s: an undo was not saved", self.id, exc_info=True)
+                await self._refuse(connection, "not-saved", "The undo could not be saved, so nothing was taken back.")
+                return
+            self.game = game
+            self.seq = snapshot.action_count(game)
+            self.log_length += 1
+            self.undone.add(connection.seat)
+            self.reasons = {s: text for s, text in self.reasons.items() if s < self.seq}
+            self._person_moved_at = time.monotonic()
+            await self._broadcast_states()
+            others = count - 1
+            said = f" and {others} computer move{'s' if others != 1 else ''} after it" if others else ""
+            await self._broadcast_notice(
+                {"type": "notice", "code": "undo", "message": f"{self.names[connection.seat]} took back a move{said}."}
+            )
+        self.wake_computer_players()
 
     def _series_over(self) -> None:
         if self.on_series_end is not None and self.has_humans:
@@ -684,7 +773,8 @@ class Tables:
     def _series_ended(self, table: Table) -> None:
         """Hand the finished series to the results hook, off the table's lock (a failure is logged, not raised:
         ``ohhell club rebuild-stats`` finds and stores what was missed)."""
-        result = series_result(table.game, [seat.to_json() for seat in table.seats], table.id, utc_now())
+        seats = [seat.to_json() for seat in table.seats]
+        result = series_result(table.game, seats, table.id, utc_now(), undos=table.undone)
 
         async def report() -> None:
             try:

@@ -20,12 +20,13 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ohhell import club, server, web
+from ohhell import club, server, transfer, web
 from ohhell.club.routes import club_router
 from ohhell.club.store import ClubStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.routes import game_router
 from ohhell.site import schema
+from ohhell.transfer.routes import transfer_router
 from ohhell.web import failures
 from ohhell.web.accounts.csrf import OriginCheck
 from ohhell.web.accounts.routes import account_router
@@ -106,6 +107,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
     app.mount("/static/club", StaticFiles(directory=club.STATIC), name="club-static")
+    app.mount("/static/transfer", StaticFiles(directory=transfer.STATIC), name="transfer-static")
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
     @app.get("/healthz", response_model=None)
@@ -115,8 +117,9 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
-    app.include_router(game_router(config, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(game_router(config, clubs, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
     app.include_router(club_router(clubs, accounts))  # /club: statistics, clubs, the Collection (ohhell.club)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
+    app.include_router(transfer_router(config))  # moving your games: /transfer, /api/transfer (ohhell.transfer)
     return app

@@ -20,7 +20,7 @@ from ohhell.club.store import ClubStore
 from ohhell.server.models import GameRow
 from ohhell.server.results import series_result
 from ohhell.server.store import Store
-from ohhell.server.table import rebuild
+from ohhell.server.table import rebuild_with_undos
 from ohhell.site import schema
 
 
@@ -75,11 +75,12 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
             stored = await store.load(game_id)
             if not any(seat.get("kind") == "human" for seat in stored.seats):
                 continue
-            game = rebuild(stored)
+            game, undos = rebuild_with_undos(stored)
             if not game.is_over:
                 continue
             report.series += 1
-            result = series_result(game, stored.seats, game_id, stored.updated_at, club_id=tables.get(game_id))
+            undone = {u.seat for u in undos}
+            result = series_result(game, stored.seats, game_id, stored.updated_at, undone, tables.get(game_id))
             for person in person_results(result):
                 rebuilt[(person.game_id, person.seat)] = person
         report.rows = len(rebuilt)

@@ -88,6 +88,9 @@ class PlayerCookie:
         async def send_with_cookie(message: Message) -> None:
             if fresh and message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
+                if any(value.startswith(f"{COOKIE}=") for value in headers.getlist("set-cookie")):
+                    await send(message)  # the response gives the browser a token itself (a transfer)
+                    return
                 headers.append(
                     "set-cookie",
                     f"{COOKIE}={token}; Max-Age={COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax",

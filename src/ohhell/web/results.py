@@ -4,8 +4,8 @@ The game (:mod:`ohhell.server`) builds a :class:`SeriesResult` when a series is 
 given up through the menu) and hands it to the :class:`ResultsHook` it was given; the club
 (:mod:`ohhell.club`) is that hook on the site. Neither feature imports the other: both meet here.
 
-A multi-person table (tables of friends, club tables) calls the same hook; :attr:`SeriesResult.club_id` names the
-club a club table belongs to, and :class:`SeatPolicy` is the question such a table asks before a person takes a seat.
+A table of several people calls the same hook; a club table is one made for a club (:class:`ClubTables`: the game
+asks it whether a person may take a seat, and the club counts the table's series).
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class SeriesResult:
     """Every seat tied on the top total (of those that did not give up)."""
     resigned: int | None = None
     """The seat that gave up through the menu, which ended the series."""
+    left: tuple[int, ...] = ()
+    """At a table of several people: the seats whose person gave up or left, played on by a computer player."""
     undos: tuple[int, ...] = ()
     """The seats that took back a move (the club aid) during the series."""
     club_id: int | None = None
@@ -71,15 +73,41 @@ class ResultsHook(Protocol):
         """Store the series' results (called once per series; a second call for the same game changes nothing)."""
 
 
-class SeatPolicy(Protocol):
-    """Asked by a table that restricts its seats (a club table) whether a person may take one."""
+class ClubTables(Protocol):
+    """What the game asks about club tables: a table of several people made for a club, whose seats only the club's
+    members take and whose finished series count for the club."""
 
     async def may_take_seat(self, club_id: int, player: str) -> bool:
         """Whether the person with ``player``'s key is a member of the club ``club_id``."""
 
+    async def make_club_table(self, game_id: int, club_id: int) -> None:
+        """Record that game ``game_id`` is a table of club ``club_id``."""
+
+    async def club_of_game(self, game_id: int) -> int | None:
+        """The club whose table the game is, if any."""
+
+    async def allows_undo(self, game_id: int) -> bool:
+        """Whether the game is a table of a club whose admins allow Undo."""
+
 
 class NoResults:
-    """The hook of a site without the club: results are not kept."""
+    """The hook of a site without the club: results are not kept, and there are no clubs."""
 
     async def series_ended(self, result: SeriesResult) -> None:
         """Nothing to do."""
+
+    async def may_take_seat(self, club_id: int, player: str) -> bool:
+        """No club has members."""
+        return False
+
+    async def make_club_table(self, game_id: int, club_id: int) -> None:
+        """There is no club to make a table for."""
+        raise ValueError(f"there is no club {club_id}")
+
+    async def club_of_game(self, game_id: int) -> int | None:
+        """No game is a club's."""
+        return None
+
+    async def allows_undo(self, game_id: int) -> bool:
+        """No club allows anything."""
+        return False

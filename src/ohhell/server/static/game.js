@@ -2,10 +2,10 @@
 // new hand), then with every action only what changed, which merge() lays over the state held here.
 // Actions are played back one at a time, briefly animated, so a person can follow the computer players.
 
-import { cardBack, cardName, cardPicture, seatPosition, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
+import { cardBack, cardName, cardPicture, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
 import { sortHand } from "./handorder.js";
 import { fillKeyList, installKeys } from "./keys.js";
-import { fitFelt, layOutHand, seatSide, seatsAround } from "./layout.js";
+import { fitFelt, layOutHand, placeNotice, placeOf, seatSide, seatsAround } from "./layout.js";
 import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
@@ -115,7 +115,11 @@ function merge(before, message) {
 
 let latest = null; // the state after every message received so far (the table shows `state`, which may lag)
 
+// Other scripts of the page (the club's, /static/club/table.js) hear every message and may send their own.
+document.addEventListener("ohhell:send", (event) => send(event.detail));
+
 function receive(message) {
+  document.dispatchEvent(new CustomEvent("ohhell:message", { detail: message }));
   if (message.type === "state" || message.type === "action") {
     awaitingReply = false;
     if (message.type === "action" && !latest) return; // a change without a state to lay it over: a state follows
@@ -208,10 +212,9 @@ function renderPlates(game, deal) {
   const sides = { left: $("plates-left"), top: $("plates-top"), right: $("plates-right") };
   for (const box of Object.values(sides)) box.replaceChildren();
   const players = game.players.length;
-  const bottom = game.you >= 0 ? game.you : 0; // a spectator (no seat) sees the table from seat 0's side
-  renderPlate($("my-plate"), game, deal, bottom);
-  for (const seat of seatsAround(bottom, players)) {
-    const side = seatSide(seat, bottom, players);
+  if (game.you >= 0) renderPlate($("my-plate"), game, deal, game.you);
+  for (const seat of seatsAround(game.you, players)) {
+    const side = seatSide(seat, game.you, players);
     const node = renderPlate(el("section", "plate"), game, deal, seat);
     if (side === "left") sides.left.prepend(node);
     else sides[side].append(node);
@@ -278,7 +281,7 @@ function renderTrick(game, deal, completed) {
   for (const { seat, card } of cards) {
     const key = `${deal.index}:${seat}:${card}`;
     now.add(key);
-    const where = seatPosition(seat, game.you >= 0 ? game.you : 0, players);
+    const where = placeOf(seat, game.you, players);
     const item = el("li", "trick-card");
     item.dataset.seat = seat;
     item.dataset.card = card;
@@ -440,7 +443,7 @@ function handOverPanel(panel, game, deal) {
   }
   let primary;
   if (game.over) {
-    const again = el("button", "button replay-deal", "Replay this deal");
+    const again = el("button", "button replay-deal", "Play these cards again");
     again.type = "button";
     again.addEventListener("click", replayDeal);
     primary = el("a", "button primary", "New game");
@@ -641,7 +644,11 @@ function showHint(message) {
   clearTimeout(noticeTimer);
   const head = el("p", "hint-head");
   head.append(el("strong", "", "Hint: "), document.createTextNode(message.text));
-  box.append(head);
+  const close = el("button", "notice-close", "✕");
+  close.type = "button";
+  close.setAttribute("aria-label", "Close the hint");
+  close.addEventListener("click", clearNotice);
+  box.append(close, head);
   if (numbers.length) {
     const details = el("details", "hint-numbers");
     details.append(el("summary", "", "The numbers behind it"));
@@ -718,7 +725,14 @@ $("hint-button").addEventListener("click", () => send({ type: "hint" }));
 $("why-button").addEventListener("click", showWhy);
 $("last-trick-button").addEventListener("click", showLastTrick);
 $("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
-$("replay-button").addEventListener("click", replayDeal);
+// A new game with the same cards: at once after the game, after a question while it is still being played.
+$("replay-button").addEventListener("click", () => {
+  if (state && state.game.over) replayDeal();
+  else $("replay-dialog").showModal();
+});
+$("replay-dialog").addEventListener("close", () => {
+  if ($("replay-dialog").returnValue === "replay") replayDeal();
+});
 $("resign-button").addEventListener("click", () => state && !state.game.over && $("resign-dialog").showModal());
 $("resign-dialog").addEventListener("close", () => {
   if ($("resign-dialog").returnValue === "resign" && state && !state.game.over) {
@@ -764,6 +778,7 @@ installKeys({
 });
 initPeople({ send });
 initChat({ send });
+placeNotice($("notice"));
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
 

@@ -7,9 +7,15 @@ export const PHONE = window.matchMedia("(max-width: 640px)");
 const WIDE = window.matchMedia("(min-width: 981px)");
 const MAX_FELT = 640;
 
+// Where a seat sits around the table as fractions of its width and height: you at the bottom; a spectator (no
+// seat, `you` < 0) sees every seat, as if sitting at the bottom between the last seat and the first.
+export function placeOf(seat, you, players) {
+  return you < 0 ? seatPosition(seat + 1, 0, players + 1) : seatPosition(seat, you, players);
+}
+
 // Which edge of the table a seat's plate goes to: "left", "top" or "right" (on a phone, every seat at the top).
 export function seatSide(seat, you, players) {
-  const where = seatPosition(seat, you, players);
+  const where = placeOf(seat, you, players);
   if (PHONE.matches) return "top";
   if (where.x < 0.3) return "left";
   if (where.x > 0.7) return "right";
@@ -19,6 +25,7 @@ export function seatSide(seat, you, players) {
 // Seats in the order their plates are laid out: the left side from the bottom up, then the top from left to
 // right, then the right side from the top down; that is, clockwise from your left, the order of play.
 export function seatsAround(you, players) {
+  if (you < 0) return [...Array(players).keys()];
   const seats = [];
   for (let turn = 1; turn < players; turn++) seats.push((you + turn) % players);
   return seats;
@@ -65,3 +72,11 @@ export function fitFelt(felt, area) {
   const spare = window.innerHeight - bottom - 12;
   if (spare > 0) felt.style.height = `${Math.min(MAX_FELT, natural + spare)}px`;
 }
+
+// Where messages to the person go (a hint, why a card may not be played): beside the table on a wide screen, above
+// the score sheet; elsewhere over the top of the table. Either way they never push the hand off the screen.
+export function placeNotice(notice) {
+  const home = WIDE.matches ? document.querySelector(".sheet-area") : document.getElementById("felt");
+  if (home && notice.parentElement !== home) home.prepend(notice);
+}
+WIDE.addEventListener("change", () => placeNotice(document.getElementById("notice")));

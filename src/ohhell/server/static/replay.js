@@ -41,6 +41,10 @@ function render() {
   const won = data.players.map(() => 0);
   deal.tricks.slice(0, step).forEach((trick) => (won[trick.winner] += 1));
   $("replay-step").textContent = step === 0 ? `${deal.title}: as dealt` : `${deal.title}: trick ${step} of ${deal.tricks.length}`;
+  const undone = (data.undos || []).filter((u) => u.deal === deal.index);
+  $("replay-undos").textContent = undone
+    .map((u) => `Undo: ${data.players[u.seat]} took back ${u.taken_back.length} move${u.taken_back.length === 1 ? "" : "s"} (${u.taken_back.join(", ")}).`)
+    .join(" ");
   const trickCards = $("replay-trick-cards");
   trickCards.replaceChildren();
   if (step === 0) {

@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 
 SESSION_COOKIE: Final = "ohhell_session"
 SESSION_MAX_AGE: Final = 180 * 24 * 3600
+UNSIGNED_PATHS: Final = ("/static/", "/healthz", "/club/backs/", "/club/faces/")
+"""Requests that never depend on who is signed in (files, pictures, the health check): no session lookup."""
 
 
 def session_cookie(token: str, secure: bool = False) -> str:
@@ -48,7 +50,7 @@ class AccountSessions:
         self.store = store
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] not in ("http", "websocket") or scope.get("path", "").startswith(UNSIGNED_PATHS):
             await self.app(scope, receive, send)
             return
         state = scope.setdefault("state", {})

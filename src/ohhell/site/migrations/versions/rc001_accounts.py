@@ -1,7 +1,7 @@
 """Accounts: accounts, the player keys linked to them, sessions, failed sign-ins (ohhell.web.accounts).
 
 Revision ID: c0001
-Revises: k0003
+Revises: f0001
 Create Date: 2026-12-01
 """
 
