@@ -117,7 +117,7 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
         page.click("#start-game")
         expect(page.locator("#waiting-room")).to_be_hidden()
         expect(page.locator("#plates .plate").first).to_be_visible()
-        expect(spectator.locator("#plates .plate, #my-plate")).to_have_count(4)
+        expect(spectator.locator("#plates .plate")).to_have_count(4)
         expect(page.locator(".plate[data-seat='3'] .people-tag")).to_have_text("Computer player")
 
         # chat: markup is shown as text, never run

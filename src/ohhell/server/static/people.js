@@ -86,7 +86,7 @@ export function onPeople(message) {
     const keep = select.value;
     select.replaceChildren();
     for (const seat of message.seats) {
-      if (seat.kind === "person" && !seat.gone) {
+      if (seat.kind === "person" && !seat.gone && seat.seat !== message.you) {
         const option = el("option", "", seat.name);
         option.value = String(seat.seat);
         select.append(option);
