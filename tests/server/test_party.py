@@ -60,11 +60,15 @@ def test_each_socket_acts_only_for_its_own_seat(server: RunningServer) -> None:
         assert set(host.state["deal"]["hand"]).isdisjoint(friend.state["deal"]["hand"])
         assert watcher.state["deal"]["hand"] == [] and watcher.state["game"]["you"] == -1
         # whoever is to act, the other person's move is refused; a seat cannot be named; spectators never play
-        state = friend.state
         for socket in (friend, host):
             await socket.until("people")  # the start's people message
-        to_act = host.state["deal"]["to_act"]
-        wrong = friend if to_act != 2 else host
+        while not (host.my_turn() or friend.my_turn()):  # the computer players act until a person is to
+            await (friend if friend.state["seq"] < host.state["seq"] else host).receive()
+        right, wrong = (host, friend) if host.my_turn() else (friend, host)
+        while wrong.state["seq"] < right.state["seq"]:
+            await wrong.receive()
+        state = wrong.state
+        to_act = state["deal"]["to_act"]
         await wrong.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0})
         assert (await wrong.until("error"))["code"] == "not-your-turn"
         await wrong.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0, "seat": to_act})

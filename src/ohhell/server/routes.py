@@ -65,6 +65,8 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
     names = [str(seat["name"]) for seat in stored.seats]
     if stored.finished and stored.winners is not None and stored.totals is not None:
         status = wording.result_text(stored.winners, stored.totals, -1, names, stored.resigned)
+    elif any(seat.get("kind") == "open" for seat in stored.seats):
+        status = "Waiting room: seats open for friends"
     else:
         status = f"Hand {stored.shown_deal + 1} of {rules.deals}"
     return {

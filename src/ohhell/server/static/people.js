@@ -193,7 +193,8 @@ function tick() {
   const plate = document.querySelector(`.plate[data-seat="${deal.to_act}"], #my-plate[data-seat="${deal.to_act}"]`);
   if (!plate) return;
   const seconds = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
-  const clock = el("p", "thinking-clock", `Thinking ${seconds} s`);
+  const limit = people.settings.turn_seconds; // the turn timer, when the table has one
+  const clock = el("p", "thinking-clock", limit ? `Thinking ${Math.min(seconds, limit)} s of ${limit}` : `Thinking ${seconds} s`);
   clock.setAttribute("aria-hidden", "true");
   plate.append(clock);
 }
