@@ -71,6 +71,11 @@ def test_each_socket_acts_only_for_its_own_seat(server: RunningServer) -> None:
         to_act = state["deal"]["to_act"]
         await wrong.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0})
         assert (await wrong.until("error"))["code"] == "not-your-turn"
+        await right.send({"type": "hint"})  # a Hint is for the person who asked
+        assert (await right.until("hint"))["text"]
+        await wrong.send({"type": "sync"})
+        await wrong.until("state")
+        assert not any('"type":"hint"' in text for text in wrong.texts)
         await wrong.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0, "seat": to_act})
         assert (await wrong.until("error"))["code"] == "bad-message"
         await watcher.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0})
