@@ -25,7 +25,7 @@ from ohhell.server import exports, newgame, wording
 from ohhell.server.hub import Hub, RedisHub, SoloHub
 from ohhell.server.party import left_of, open_table
 from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
-from ohhell.server.party_store import PartyStore
+from ohhell.server.party_store import JOIN, PartyStore
 from ohhell.server.relay import Relay
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
@@ -210,7 +210,15 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
     async def game_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
         preset = Rules.from_json(stored.rules).preset_name
-        return page(request, "game.html", game_id=stored.id, number=stored.deal_number, preset=preset)
+        invite = None  # the host's invite link is in the page from the start (people.js keeps it up to date)
+        if any(seat.get("kind") == "open" for seat in stored.seats):
+            party = await parties().party(game_id)
+            if party is not None and party.host == player_of(request):
+                code = (await parties().links(game_id)).get(JOIN)
+                invite = None if code is None else f"{str(request.base_url).rstrip('/')}/join/{code}"
+        return page(
+            request, "game.html", game_id=stored.id, number=stored.deal_number, preset=preset, invite_url=invite
+        )
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
