@@ -122,3 +122,15 @@ def test_statistics_and_the_chart() -> None:
     assert achievements(results) == {"first-win", "first-club-win", "ten-exact"}
     svg = chart_svg(results)
     assert svg.startswith("<svg") and svg.count("<circle") == 2 and "won" in svg
+
+
+def test_opponents_among_people_are_counted_by_their_level_before_the_series() -> None:
+    from ohhell.club.stats import opponents_title, people_levels
+
+    veteran = [result_row(g, "key1", 1, g) for g in range(1, 6)]  # 5 x 60 XP: level 3 after them
+    together = [result_row(9, "key0", 2, 10), result_row(9, "key1", 1, 10)]
+    mine = [together[0]]
+    levels = people_levels(mine, [*veteran, *together])
+    assert levels == {9: 3}
+    stats = statistics(mine, levels)
+    assert list(stats.by_opponents) == ["people-3"] and opponents_title("people-3") == "people of level 3"

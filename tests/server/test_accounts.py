@@ -124,3 +124,18 @@ def test_bad_names_are_refused_with_a_sentence(server: RunningServer, name: str)
     response = post_form(client, "/signup", "/signup", name=name, password="a long secret")
     assert response.status_code == 400
     assert 'aria-invalid="true"' in response.text
+
+
+def test_the_limit_per_address_holds_across_names(tmp_path: Path) -> None:
+    running = RunningServer(f"sqlite:///{tmp_path / 'games.sqlite3'}").start()
+    try:
+        name = unique("Ad")
+        signed_up(running, name)
+        client = player(running)
+        for attempt in range(20):  # twenty wrong names or passwords from one address, four per name
+            wrong = post_form(client, "/signin", "/signin", name=f"guess{attempt // 4}", password="not it")
+            assert "do not match" in wrong.text
+        refused = post_form(client, "/signin", "/signin", name=name, password="a long secret")
+        assert refused.status_code == 400 and "Too many failed attempts" in refused.text
+    finally:
+        running.stop()

@@ -4,6 +4,7 @@ the Collection, and the rebuild of the statistics from the game logs on SQLite a
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sqlite3
 import subprocess
@@ -15,17 +16,19 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
 from ohhell.club.store import ClubStore
 from ohhell.rules import Rules
 from ohhell.server.journal import NewGame
+from ohhell.server.party_store import PartyStore
 from ohhell.server.seats import Seat
 from ohhell.server.store import Store
 from ohhell.web.accounts.store import AccountStore
 from ohhell.web.models import utc_now
 from ohhell.web.results import SeatResult, SeriesResult
 from server.accounts import post_form, signed_up
-from server.seriesplay import play_series
+from server.seriesplay import cookie_header, play_series
 from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
 
 
@@ -196,6 +199,31 @@ def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(serv
         stats = person.get("/club/me", follow_redirects=True).text
         assert 'id="stat-played">1<' in stats
 
+    async def play_again() -> list[str]:  # every person asks to play again: the next game is the club's table too
+        async def ask(person: httpx.Client) -> str:
+            url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
+            async with connect(url, additional_headers={"Cookie": cookie_header(person)}) as socket:
+                await socket.send(json.dumps({"type": "again"}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 20))
+                    if message["type"] == "moved":
+                        return str(message["url"])
+
+        return list(await asyncio.gather(*(ask(person) for person in (founder, *others))))
+
+    moved = run_async(play_again)
+    next_id = int(moved[0].rsplit("/", 1)[1])
+    assert next_id != game_id
+
+    async def club_of_next() -> int | None:
+        clubs = ClubStore(server.database_url)
+        try:
+            return await clubs.club_of_game(next_id)
+        finally:
+            await clubs.close()
+
+    assert run_async(club_of_next) == club_id
+
 
 def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: RunningServer) -> None:
     client = signed_up(server, unique("Co"))
@@ -205,6 +233,15 @@ def test_the_collection_unlocks_by_level_and_refuses_a_locked_back(server: Runni
     assert post_form(client, "/club/collection", "/club/collection", back="lattice").status_code == 303
     assert 'data-card-back="lattice"' in client.get("/").text
     assert client.get("/club/backs/lattice.svg").headers["content-type"].startswith("image/svg+xml")
+
+
+async def join_code(url: str, game_id: int) -> str:
+    """The invite code of a table of several people, from the store."""
+    store = Store(url)
+    try:
+        return (await PartyStore(store).links(game_id))["join"]
+    finally:
+        await store.close()
 
 
 def rebuild(url: str, *options: str) -> subprocess.CompletedProcess[str]:
@@ -224,11 +261,26 @@ def rebuild_agrees_after_play(url: str) -> None:
 
             run_async(play)
             wait_for_xp(client, game_id)
+        host, friend = client, signed_up(running, unique("Rf"))
+        opened = host.post(
+            "/api/games", json={"preset": "short", "computers": [{"name": "A"}, {"name": "B"}], "friends": [1]}
+        ).json()
+        code = run_async(lambda: join_code(url, opened["id"]))  # the invite link of the host's waiting room
+        assert friend.post(f"/api/join/{code}", json={"name": "Fr", "seat": 1}).status_code == 201
+
+        async def party() -> None:  # the friend gives up at deal 1: a computer player plays the seat on
+            first = asyncio.create_task(play_series(running, opened["id"], host, start=True))
+            await asyncio.sleep(0.2)
+            await asyncio.gather(first, play_series(running, opened["id"], friend, give_up_at_deal=1))
+
+        run_async(party)
+        wait_for_xp(host, opened["id"])
+        assert wait_for_xp(friend, opened["id"])["gave_up"] is True
     finally:
         running.stop()
     agreed = rebuild(url)
     assert agreed.returncode == 0, agreed.stdout + agreed.stderr
-    assert "2 finished series replayed" in agreed.stdout and "agree with the game logs" in agreed.stdout
+    assert "3 finished series replayed" in agreed.stdout and "agree with the game logs" in agreed.stdout
 
     async def tamper() -> None:
         clubs = ClubStore(url)

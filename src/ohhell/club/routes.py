@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ohhell.club import TEMPLATES, collection
 from ohhell.club.rating import club_ratings, places
 from ohhell.club.results import PersonResult
-from ohhell.club.stats import OPPONENT_TITLES, chart_svg, statistics, xp_line
+from ohhell.club.stats import chart_svg, opponents_title, people_levels, statistics, xp_line
 from ohhell.club.store import ClubError, ClubStore
 from ohhell.club.xp import level_of, xp_for_level
 from ohhell.web.accounts.routes import form_fields, signed_in
@@ -108,7 +108,10 @@ def club_router(clubs: ClubStore, accounts: AccountStore) -> APIRouter:
 
     async def stats_page(request: Request, who: str, keys: list[str], owner: Account | None) -> HTMLResponse:
         results = await clubs.results_of(keys)
-        stats = statistics(results)
+        among_people = [r.game_id for r in results if r.opponents == "people"]
+        tables = await clubs.results_of_games(among_people)
+        history = await clubs.results_of({r.player_key for r in tables} - set(keys))
+        stats = statistics(results, people_levels(results, [*tables, *history]))
         return page(
             request,
             "profile.html",
@@ -118,7 +121,7 @@ def club_router(clubs: ClubStore, accounts: AccountStore) -> APIRouter:
             results=list(reversed(results))[:RECENT_SERIES],
             chart=chart_svg(results),
             presets=PRESET_TITLES,
-            opponent_titles=OPPONENT_TITLES,
+            opponent_title=opponents_title,
             own=owner is not None and me(request) is not None and me(request) == owner,
         )
 

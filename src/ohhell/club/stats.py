@@ -2,6 +2,8 @@
 
 "Won" counts shared wins (every player tied on the top total wins); a given-up series is a loss. Rates are over
 series (win rate) or over deals (exact-bid rate, points per deal). The longest run of exact bids is within one series.
+The opponents' level is the strongest computer player's (Easy, Normal, Hard) or, among people only, the highest
+level another person at the table had when the series began (:func:`people_levels`, from the stored rows alone).
 """
 
 from __future__ import annotations
@@ -96,16 +98,58 @@ def achievements(results: Sequence[PersonResult]) -> set[str]:
     return found
 
 
-def statistics(results: Sequence[PersonResult]) -> Statistics:
-    """A person's statistics from all their results."""
+def people_levels(mine: Sequence[PersonResult], tables: Sequence[PersonResult]) -> dict[int, int]:
+    """For each of ``mine`` played among people only: the highest level another person at the table had before it.
+
+    ``tables`` holds every stored result of the people concerned (their earlier series included): a person's level
+    at a moment is that of the XP of their series that ended before it.
+    """
+    by_key: dict[str, list[PersonResult]] = {}
+    for row in sorted(tables, key=lambda r: (r.ended_at, r.game_id)):
+        by_key.setdefault(row.player_key, []).append(row)
+    out = {}
+    for result in mine:
+        if result.opponents != "people":
+            continue
+        others = {r.player_key for r in tables if r.game_id == result.game_id and r.player_key != result.player_key}
+        levels = [
+            level_of(
+                sum(r.xp for r in by_key.get(key, []) if (r.ended_at, r.game_id) < (result.ended_at, result.game_id))
+            )
+            for key in others
+        ]
+        if levels:
+            out[result.game_id] = max(levels)
+    return out
+
+
+def opponents_of(result: PersonResult, levels: dict[int, int]) -> str:
+    """The row of the opponents' table a result counts in: ``easy``, ``normal``, ``hard`` or ``people-<level>``."""
+    if result.opponents == "people" and result.game_id in levels:
+        return f"people-{levels[result.game_id]}"
+    return result.opponents
+
+
+def opponents_title(key: str) -> str:
+    """How the opponents' table names its row."""
+    if key.startswith("people-"):
+        return f"people of level {key.removeprefix('people-')}"
+    return OPPONENT_TITLES.get(key, "people")
+
+
+def statistics(results: Sequence[PersonResult], levels: dict[int, int] | None = None) -> Statistics:
+    """A person's statistics from all their results (``levels``: :func:`people_levels` of them)."""
     presets = sorted({r.preset for r in results})
-    opponents = [o for o in ("easy", "normal", "hard", "people") if any(r.opponents == o for r in results)]
+    known = levels or {}
+    labels = {r.game_id: opponents_of(r, known) for r in results}
+    order = ["easy", "normal", "hard", *sorted({v for v in labels.values() if v.startswith("people-")}), "people"]
+    opponents = [o for o in order if o in labels.values()]
     xp = sum(r.xp for r in results)
     level = level_of(xp)
     return Statistics(
         overall=summary(results),
         by_preset={p: summary([r for r in results if r.preset == p]) for p in presets},
-        by_opponents={o: summary([r for r in results if r.opponents == o]) for o in opponents},
+        by_opponents={o: summary([r for r in results if labels[r.game_id] == o]) for o in opponents},
         xp=xp,
         level=level,
         next_level_xp=xp_for_level(level + 1),

@@ -136,6 +136,15 @@ class ClubStore:
             )
             return [from_row(row) for row in rows.scalars()]
 
+    async def results_of_games(self, game_ids: Iterable[int]) -> list[PersonResult]:
+        """Every person's result of these games."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return []
+        async with self._sessions() as session:
+            rows = await session.execute(select(SeriesResultRow).where(SeriesResultRow.game_id.in_(wanted)))
+            return [from_row(row) for row in rows.scalars()]
+
     async def all_results(self) -> list[PersonResult]:
         """Every stored result, by game and seat."""
         async with self._sessions() as session:
@@ -178,6 +187,12 @@ class ClubStore:
         async with self._sessions() as session:
             row = await session.get(ClubTableRow, game_id)
             return None if row is None else row.club_id
+
+    async def play_again(self, game_id: int, next_game_id: int) -> None:
+        """:class:`~ohhell.web.results.ClubTables`: the next game of a club table's people is the club's table too."""
+        club_id = await self.club_of_game(game_id)
+        if club_id is not None:
+            await self.make_club_table(next_game_id, club_id)
 
     async def allows_undo(self, game_id: int) -> bool:
         """Whether the game is a table of a club whose admins allow Undo."""

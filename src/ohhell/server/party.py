@@ -445,6 +445,8 @@ class PartyTable(Table):
             if set(staying) <= self.again:
                 try:
                     self.moved_to = await self._new_game_again()
+                    if self.on_play_again is not None:  # a club table's next game is the club's too
+                        await self.on_play_again(self.id, self.moved_to)
                 except Exception:
                     log.warning("table %s: Play again failed", self.id, exc_info=True)
                     self.again.discard(seat)

@@ -110,6 +110,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         async def opener(stored: StoredGame) -> Table:
             table = await open_table(stored, store, thinkers, parties, tables.change_window)
             table.undo_by_host = await club_tables.allows_undo(stored.id)
+            table.on_play_again = club_tables.play_again
             return table
 
         tables.opener = opener

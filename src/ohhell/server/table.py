@@ -188,6 +188,8 @@ class Table:
         self.last_used = time.monotonic()
         self.on_conflict: Callable[[Table], None] | None = None
         """Told when the log turned out to have been written by someone else (another process took the table)."""
+        self.on_play_again: Callable[[int, int], Awaitable[None]] | None = None
+        """Told ``(this game, the next one)`` when the people at a table of several people play again."""
         self.on_series_end: Callable[[Table], None] | None = None
         """Told once the series is over and stored (its last action, or giving up): the site's results hook."""
 

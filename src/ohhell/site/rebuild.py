@@ -18,6 +18,8 @@ from sqlalchemy import select
 from ohhell.club.results import PersonResult, person_results
 from ohhell.club.store import ClubStore
 from ohhell.server.models import GameRow
+from ohhell.server.party import left_of
+from ohhell.server.party_store import PartyStore
 from ohhell.server.results import series_result
 from ohhell.server.store import Store
 from ohhell.server.table import rebuild_with_undos
@@ -62,6 +64,7 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
     """Rebuild the series results of the database at ``url`` from its game logs, compare, and fix if asked."""
     schema.upgrade(url)
     store = Store(url)
+    parties = PartyStore(store)
     clubs = ClubStore(url)
     report = Report()
     try:
@@ -76,6 +79,7 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
             if not any(seat.get("kind") == "human" for seat in stored.seats):
                 continue
             game, undos = rebuild_with_undos(stored)
+            game.left = left_of(await parties.party(game_id))  # seats given up at a table of several people
             if not game.is_over:
                 continue
             report.series += 1

@@ -89,6 +89,9 @@ class ClubTables(Protocol):
     async def allows_undo(self, game_id: int) -> bool:
         """Whether the game is a table of a club whose admins allow Undo."""
 
+    async def play_again(self, game_id: int, next_game_id: int) -> None:
+        """The people of game ``game_id`` play again at ``next_game_id``: a club table's next game is the club's."""
+
 
 class NoResults:
     """The hook of a site without the club: results are not kept, and there are no clubs."""
@@ -111,3 +114,6 @@ class NoResults:
     async def allows_undo(self, game_id: int) -> bool:
         """No club allows anything."""
         return False
+
+    async def play_again(self, game_id: int, next_game_id: int) -> None:
+        """No game is a club's."""
