@@ -3,6 +3,7 @@ spectators see only what every player may, chat is bounded, a person who leaves 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -11,6 +12,7 @@ from websockets.exceptions import InvalidStatus
 
 from ohhell import records
 from ohhell.rules import Rules
+from ohhell.server.party import MAX_WATCHERS
 from server.partyclient import Client, join, new_table, play_to_the_end, seat_socket, watch_socket
 from server.partyscan import leaks
 from server.serving import RunningServer, player, run_async
@@ -305,3 +307,28 @@ def test_the_turn_timer_moves_for_a_connected_person_who_does_not_act(server: Ru
 
     host = run_async(scenario)
     assert host.people["seats"][1]["kind"] == "computer"
+
+
+def test_a_table_takes_a_hundred_spectators_and_turns_the_next_away(server: RunningServer) -> None:
+    host_client, game_id = new_table(server, friends=[1])
+
+    async def scenario() -> dict[str, Any]:
+        host = await seated(server, game_id, host_client)
+        _, watch = codes(host.people)
+        watchers = []
+        readers = []
+        for i in range(MAX_WATCHERS):
+            watcher = await watch_socket(server, watch, f"W{i}")
+            await watcher.until("people")
+            watchers.append(watcher)
+            readers.append(asyncio.create_task(watcher.until("never")))  # each reads what it is sent, as a page does
+        late = await watch_socket(server, watch, "Late")
+        refused = await late.until("error")
+        for reader in readers:
+            reader.cancel()
+        for socket in (host, late, *watchers):
+            await socket.socket.close()
+        return refused
+
+    refused = run_async(scenario)
+    assert refused["code"] == "too-many-watchers"
