@@ -160,6 +160,7 @@ def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(browser: Brow
     host.click("#open-club-table")
     host.wait_for_url("**/games/*")
     game_url = host.url
+    expect(host.locator("#invite-link")).to_have_value(re.compile(r"/join/"))  # filled by the table's first message
     table_invite = host.locator("#invite-link").input_value()
     for member, name in zip(members, names[1:], strict=True):
         member.goto(table_invite)

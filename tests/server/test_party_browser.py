@@ -95,6 +95,7 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
         game_url = page.url
         expect(page.locator("#waiting-room")).to_be_visible()
         expect(page.locator("#start-game")).to_be_disabled()
+        expect(page.locator("#invite-link")).to_have_value(re.compile(r"/join/"))
         invite = page.locator("#invite-link").input_value()
         watch = page.locator("#watch-link").input_value()
         assert re.search(r"/join/[\w-]{16,}$", invite) and re.search(r"/watch/[\w-]{16,}$", watch)
@@ -117,7 +118,7 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
         page.click("#start-game")
         expect(page.locator("#waiting-room")).to_be_hidden()
         expect(page.locator("#plates .plate").first).to_be_visible()
-        expect(spectator.locator("#plates .plate")).to_have_count(4)
+        expect(spectator.locator("#plates .plate:visible, #my-plate:visible")).to_have_count(4)
         expect(page.locator(".plate[data-seat='3'] .people-tag")).to_have_text("Computer player")
 
         # chat: markup is shown as text, never run

@@ -212,6 +212,7 @@ function renderPlates(game, deal) {
   const sides = { left: $("plates-left"), top: $("plates-top"), right: $("plates-right") };
   for (const box of Object.values(sides)) box.replaceChildren();
   const players = game.players.length;
+  $("my-plate").hidden = game.you < 0; // a spectator has no seat of their own: every seat is around the table
   if (game.you >= 0) renderPlate($("my-plate"), game, deal, game.you);
   for (const seat of seatsAround(game.you, players)) {
     const side = seatSide(seat, game.you, players);
