@@ -422,7 +422,8 @@ async def play_table(
     link (each its own cookie), a spectator watches, and they play one whole game; then every message each of them
     received is checked against the record for cards hidden from them."""
     people = args.people
-    where = [urls[(index + i) % len(urls)] for i in range(people + 1)]  # spread over the processes
+    spread = 0 if args.together else 1  # spread over the processes (relayed to the owner), or all at the owner's
+    where = [urls[(index + spread * i) % len(urls)] for i in range(people + 1)]
     body = {
         "preset": args.preset,
         "name": "Host",
@@ -588,6 +589,9 @@ def main() -> None:
         "--people", type=int, default=0, help="tables of this many people (1 to --players), each with a spectator"
     )
     parser.add_argument("--players", type=int, default=4, help="seats at a table of several people")
+    parser.add_argument(
+        "--together", action="store_true", help="a table's people on one process (else spread: relayed sockets)"
+    )
     parser.add_argument("--url", action="append", help="a running server to load instead (repeatable)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--seed", type=int, default=1)

@@ -180,3 +180,24 @@ def test_loads_of_a_cut_record_can_play_on() -> None:
     assert status == 0
     assert result["complete"] is False
     assert result["deals"][-1]["points"] is None
+
+
+def test_a_seat_that_left_a_table_of_several_people_is_in_the_record_and_never_a_winner() -> None:
+    from ohhell import records
+    from ohhell.game import Game
+    from ohhell.rules import Rules
+
+    game = Game(Rules.preset("short", players=3), 77)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    best = game.winners
+    assert best is not None
+    game.left = {best[0]: 5}
+    assert best[0] not in (game.winners or [])
+    record = records.to_record(game)
+    assert record["left"] == [{"seat": best[0], "action": 5}]
+    status, result = records.check(record)
+    assert status == 0 and result["left"] == record["left"] and best[0] not in result["winners"]
+    for wrong in ([{"seat": 3, "action": 1}], [{"seat": 0}], {"seat": 0, "action": 1}, [{"seat": True, "action": 1}]):
+        status, result = records.check({**record, "left": wrong})
+        assert status != 0 and "left" in result["error"]["message"]

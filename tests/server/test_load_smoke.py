@@ -50,3 +50,18 @@ def test_the_load_benchmark_plays_its_games_without_errors(tmp_path: Path, proce
     assert set(figures["rss_mb"]) == {"start", "peak", "end"}
     assert figures["cpu_seconds"]["servers"] > 0  # the servers and their quick workers were found and measured
     assert "traceback" not in finished.stderr.lower()
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_the_load_benchmark_plays_tables_of_several_people_with_no_leak(tmp_path: Path, processes: int) -> None:
+    if processes > 1:
+        require_services(redis_too=True)
+    out = tmp_path / "people.json"
+    command = [sys.executable, str(BENCH), "--people", "3", "--games", "4", "--pace", "full", "--seconds", "30"]
+    command += ["--settle", "1", "--processes", str(processes), "--json", str(out)]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures["errors"] == 0, figures["error_kinds"]
+    assert figures["games_finished"] == 4 and figures["leaks"] == 0
+    assert figures["sockets_scanned"] == 4 * 4  # three people and a spectator at each table

@@ -61,3 +61,42 @@ def test_a_new_game_seats_you_first_then_the_computer_players_to_your_left() -> 
     assert [s.kind for s in seats] == ["human", "computer", "computer"]
     assert request.rules().players == 3
     assert request.rules().preset_name == "up-and-down"
+
+
+def test_the_messages_of_tables_of_several_people_parse_and_are_bounded() -> None:
+    for text in (
+        '{"type": "start", "fill": true}',
+        '{"type": "chat", "text": "<b>gl</b>"}',
+        '{"type": "chat", "phrase": "well-played"}',
+        '{"type": "hand_over", "seat": 2}',
+        '{"type": "renew", "link": "watch"}',
+        '{"type": "spectator_chat", "open": false}',
+        '{"type": "again"}',
+    ):
+        assert parse_message(text).type in text
+    for bad in (
+        '{"type": "chat", "text": ""}',
+        '{"type": "chat", "text": "' + "x" * 201 + '"}',
+        '{"type": "chat", "phrase": "you lose"}',
+        '{"type": "hand_over", "seat": 9}',
+        '{"type": "renew", "link": "other"}',
+        '{"type": "start", "fill": "yes"}',
+        '{"type": "again", "seat": 1}',
+    ):
+        with pytest.raises(BadMessageError):
+            parse_message(bad)
+
+
+def test_new_game_friends_must_be_other_seats_and_the_table_settings_are_bounded() -> None:
+    base = {"computers": [{"name": n} for n in ("A", "B", "C")]}
+    request = NewGameRequest.model_validate({**base, "friends": [1, 3], "table": {"grace_seconds": 2}})
+    assert [s.kind for s in request.seats("key")] == ["human", "open", "computer", "open"]
+    assert request.table.turn_seconds is None and request.table.spectator_chat
+    for wrong in (
+        {"friends": [4]},
+        {"friends": [1, 1]},
+        {"table": {"turn_seconds": 10}},
+        {"table": {"grace_seconds": 0}},
+    ):
+        with pytest.raises(ValueError, match=r"friends|turn_seconds|grace_seconds"):
+            NewGameRequest.model_validate({**base, **wrong})

@@ -3,6 +3,7 @@ spectators see only what every player may, chat is bounded, a person who leaves 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -11,6 +12,7 @@ from websockets.exceptions import InvalidStatus
 
 from ohhell import records
 from ohhell.rules import Rules
+from ohhell.server.party import MAX_WATCHERS
 from server.partyclient import Client, join, new_table, play_to_the_end, seat_socket, watch_socket
 from server.partyscan import leaks
 from server.serving import RunningServer, player, run_async
@@ -60,13 +62,22 @@ def test_each_socket_acts_only_for_its_own_seat(server: RunningServer) -> None:
         assert set(host.state["deal"]["hand"]).isdisjoint(friend.state["deal"]["hand"])
         assert watcher.state["deal"]["hand"] == [] and watcher.state["game"]["you"] == -1
         # whoever is to act, the other person's move is refused; a seat cannot be named; spectators never play
-        state = friend.state
         for socket in (friend, host):
             await socket.until("people")  # the start's people message
-        to_act = host.state["deal"]["to_act"]
-        wrong = friend if to_act != 2 else host
+        while not (host.my_turn() or friend.my_turn()):  # the computer players act until a person is to
+            await (friend if friend.state["seq"] < host.state["seq"] else host).receive()
+        right, wrong = (host, friend) if host.my_turn() else (friend, host)
+        while wrong.state["seq"] < right.state["seq"]:
+            await wrong.receive()
+        state = wrong.state
+        to_act = state["deal"]["to_act"]
         await wrong.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0})
         assert (await wrong.until("error"))["code"] == "not-your-turn"
+        await right.send({"type": "hint"})  # a Hint is for the person who asked
+        assert (await right.until("hint"))["text"]
+        await wrong.send({"type": "sync"})
+        await wrong.until("state")
+        assert not any('"type":"hint"' in text for text in wrong.texts)
         await wrong.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0, "seat": to_act})
         assert (await wrong.until("error"))["code"] == "bad-message"
         await watcher.send({"type": "bid", "bid": 0, "seq": state["seq"], "deal": 0})
@@ -296,3 +307,28 @@ def test_the_turn_timer_moves_for_a_connected_person_who_does_not_act(server: Ru
 
     host = run_async(scenario)
     assert host.people["seats"][1]["kind"] == "computer"
+
+
+def test_a_table_takes_a_hundred_spectators_and_turns_the_next_away(server: RunningServer) -> None:
+    host_client, game_id = new_table(server, friends=[1])
+
+    async def scenario() -> dict[str, Any]:
+        host = await seated(server, game_id, host_client)
+        _, watch = codes(host.people)
+        watchers = []
+        readers = []
+        for i in range(MAX_WATCHERS):
+            watcher = await watch_socket(server, watch, f"W{i}")
+            await watcher.until("people")
+            watchers.append(watcher)
+            readers.append(asyncio.create_task(watcher.until("never")))  # each reads what it is sent, as a page does
+        late = await watch_socket(server, watch, "Late")
+        refused = await late.until("error")
+        for reader in readers:
+            reader.cancel()
+        for socket in (host, late, *watchers):
+            await socket.socket.close()
+        return refused
+
+    refused = run_async(scenario)
+    assert refused["code"] == "too-many-watchers"

@@ -147,15 +147,18 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
                 if not away_done and person is bea and kind in ("bid", "play") and moves >= 4:
                     # Bea closes the tab on her turn: after the grace period the computer player plays for her
                     bea.close()
-                    expect(page.locator(".plate[data-seat='1'] .people-tag")).to_have_text("Computer playing for Bea")
+                    stand_in = "Computer playing for Bea"
+                    expect(page.locator(".plate[data-seat='1'] .people-tag")).to_have_text(stand_in, timeout=20_000)
                     expect(spectator.locator(".plate[data-seat='1'] .people-tag")).to_have_text(
-                        "Computer playing for Bea"
+                        stand_in, timeout=20_000
                     )
                     page.wait_for_function(
                         "() => !document.querySelector(\".plate[data-seat='1']\").classList.contains('to-act')"
                     )
                     bea.open(game_url)  # the same browser takes the seat back at once
-                    expect(page.locator(".plate[data-seat='1'] .people-tag")).to_have_text("Person · connected")
+                    expect(page.locator(".plate[data-seat='1'] .people-tag")).to_have_text(
+                        "Person · connected", timeout=20_000
+                    )
                     away_done = True
                     break
                 person.act(kind)
@@ -184,7 +187,7 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
             assert person.page is not None
             person.page.wait_for_url(lambda url: url != game_url and "/games/" in url)
         assert host.page is not None
-        expect(host.page.locator("#plates .plate")).to_have_count(3)
+        expect(host.page.locator("#plates .plate")).to_have_count(3, timeout=20_000)
 
         # every message to every person and to the spectator, against the record
         record = host.context.request.get(f"{game_url.replace('/games/', '/api/games/')}/record").json()

@@ -62,6 +62,9 @@ STAND_IN_LEVEL: Final = "normal"
 CHAT_KEEP: Final = 50
 CHAT_PER_SECONDS: Final = (5, 10.0)
 """At most 5 chat lines in any 10 seconds from one connection."""
+MAX_WATCHERS: Final = 100
+"""Spectators at one table at most; one more is told so and turned away."""
+TOO_MANY_WATCHERS: Final = f"This table already has {MAX_WATCHERS} spectators: try again later."
 TIME_UP: Final = "Time is up: the computer player moved for you."
 DEFAULT_SETTINGS: Final = {"grace_seconds": GRACE_SECONDS, "turn_seconds": None, "spectator_chat": True}
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -218,6 +221,9 @@ class PartyTable(Table):
         async with self._lock:
             if self.closed:
                 raise TableClosedError(f"table {self.id} was let go")
+            if seat == WATCHER and len(self._watchers()) >= MAX_WATCHERS:
+                await self._refuse(connection, "too-many-watchers", TOO_MANY_WATCHERS)
+                raise TableClosedError(f"table {self.id} has {MAX_WATCHERS} spectators")
             message, sent = snapshot.full_state(self.game, self.facts, seat)
             seated = self._seated.setdefault(seat, _Seated([], sent))
             seated.sent = sent

@@ -140,7 +140,8 @@ def party_routes(
         if gone is not None:
             return gone
         stored = await store().game(game_id)
-        return page(request, "game.html", game_id=game_id, number=stored.deal_number, watch_code=code)
+        preset = Rules.from_json(stored.rules).preset_name
+        return page(request, "game.html", game_id=game_id, number=stored.deal_number, preset=preset, watch_code=code)
 
 
 async def watch_target(parties: PartyStore, code: str) -> int | None:

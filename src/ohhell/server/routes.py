@@ -26,7 +26,7 @@ from ohhell.server import exports, howto, newgame, wording
 from ohhell.server.hub import Hub, RedisHub, SoloHub
 from ohhell.server.party import left_of, open_table
 from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
-from ohhell.server.party_store import PartyStore
+from ohhell.server.party_store import JOIN, PartyStore
 from ohhell.server.relay import Relay
 from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.store import GameNotFoundError, Store, StoredGame
@@ -66,6 +66,8 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
     names = [str(seat["name"]) for seat in stored.seats]
     if stored.finished and stored.winners is not None and stored.totals is not None:
         status = wording.result_text(stored.winners, stored.totals, -1, names, stored.resigned)
+    elif any(seat.get("kind") == "open" for seat in stored.seats):
+        status = "Waiting room: seats open for friends"
     else:
         status = f"Hand {stored.shown_deal + 1} of {rules.deals}"
     return {
@@ -223,6 +225,12 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         stored = await own_game(request, game_id)
         rules = Rules.from_json(stored.rules)
         seat = await seat_at(stored, player_of(request))
+        invite = None  # the host's invite link is in the page from the start (people.js keeps it up to date)
+        if any(s.get("kind") == "open" for s in stored.seats):
+            party = await parties().party(game_id)
+            if party is not None and party.host == player_of(request):
+                code = (await parties().links(game_id)).get(JOIN)
+                invite = None if code is None else f"{str(request.base_url).rstrip('/')}/join/{code}"
         return page(
             request,
             "game.html",
@@ -230,6 +238,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             number=stored.deal_number,
             preset=rules.preset_name,
             draw=first_draw(rules, stored, -1 if seat is None else seat),
+            invite_url=invite,
         )
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)

@@ -86,7 +86,7 @@ export function onPeople(message) {
     const keep = select.value;
     select.replaceChildren();
     for (const seat of message.seats) {
-      if (seat.kind === "person" && !seat.gone) {
+      if (seat.kind === "person" && !seat.gone && seat.seat !== message.you) {
         const option = el("option", "", seat.name);
         option.value = String(seat.seat);
         select.append(option);
@@ -193,7 +193,8 @@ function tick() {
   const plate = document.querySelector(`.plate[data-seat="${deal.to_act}"], #my-plate[data-seat="${deal.to_act}"]`);
   if (!plate) return;
   const seconds = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
-  const clock = el("p", "thinking-clock", `Thinking ${seconds} s`);
+  const limit = people.settings.turn_seconds; // the turn timer, when the table has one
+  const clock = el("p", "thinking-clock", limit ? `Thinking ${Math.min(seconds, limit)} s of ${limit}` : `Thinking ${seconds} s`);
   clock.setAttribute("aria-hidden", "true");
   plate.append(clock);
 }
