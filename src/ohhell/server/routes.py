@@ -24,6 +24,7 @@ from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.server import exports, howto, newgame, wording
 from ohhell.server.hub import Hub, RedisHub, SoloHub
+from ohhell.server.outbox import Outbox
 from ohhell.server.party import left_of, open_table
 from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
 from ohhell.server.party_store import JOIN, PartyStore
@@ -45,19 +46,19 @@ NOT_YOURS: Final = (
     " “Move your games to another device” on the home page of the browser that has it: the private link it"
     " gives brings your games to this one."
 )
-SEND_TIMEOUT: Final = 10.0
 
 
 class SocketConnection:
-    """A browser's WebSocket, seated at one seat of a table."""
+    """A browser's WebSocket, seated at one seat of a table; what the table sends it waits in its outbox."""
 
     def __init__(self, websocket: WebSocket, seat: int) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.outbox = Outbox(websocket)
 
     async def send(self, text: str) -> None:
-        """Send one message (a stuck connection fails after :data:`SEND_TIMEOUT` seconds)."""
-        await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
+        """Queue one message for the socket (:mod:`ohhell.server.outbox`: a reader that falls behind is closed)."""
+        await self.outbox.send(text)
 
 
 def game_summary(stored: StoredGame) -> dict[str, Any]:
@@ -326,7 +327,8 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             await websocket.close(code=4403, reason="this game belongs to another player")
             return
         await websocket.accept()
-        await serve_socket(websocket, game_id, SocketConnection(websocket, seat))
+        connection = SocketConnection(websocket, seat)
+        await serve_socket(websocket, game_id, connection, connection.outbox)
 
     @router.websocket("/ws/watch/{code}")
     async def watch_socket(websocket: WebSocket, code: str) -> None:
@@ -342,15 +344,17 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             await websocket.close(code=4404, reason="no table has that watch link")
             return
         await websocket.accept()
-        watcher = WatcherConnection(lambda text: asyncio.wait_for(websocket.send_text(text), SEND_TIMEOUT), "")
-        watcher.name = watcher_name(websocket)
-        await serve_socket(websocket, game_id, watcher)
+        outbox = Outbox(websocket)
+        watcher = WatcherConnection(outbox.send, watcher_name(websocket))
+        await serve_socket(websocket, game_id, watcher, outbox)
 
-    async def serve_socket(websocket: WebSocket, game_id: int, connection: Any) -> None:
+    async def serve_socket(websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox) -> None:
         """Seat an accepted socket's connection at its table and pass its messages on until it closes."""
         try:
             link = await relay().connect(game_id, connection)
         except (GameNotFoundError, TableClosedError, *failures.DATABASE_ERRORS):
+            await outbox.flush()  # a refusal the table sent (a full table of spectators) reaches the page first
+            await outbox.aclose()
             await websocket.close(code=1013, reason="the table cannot be reached now: try again")
             return
         limit = guards.RateLimit()
@@ -367,10 +371,13 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
                     await connection.send(guards.TOO_FAST)
                     continue
                 await link.receive(message.get("text") or message.get("bytes") or b"")
+                if len(outbox):
+                    await asyncio.sleep(0)  # let the socket's writer send the answer before reading on
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass
         finally:
             relay().disconnect(link)
+            await outbox.aclose()
 
     party_routes(router, lambda: tables().store, parties, page, club_tables)
     return router

@@ -1,0 +1,103 @@
+"""The outbox: a table's sends never wait on one socket; a socket that stops reading is closed, the others go on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ohhell.server.outbox import FELL_BEHIND, Outbox, OutboxClosedError
+
+
+class FakeSocket:
+    """A socket whose writes wait until ``reading`` is set, as a WebSocket's do while its buffer is full."""
+
+    def __init__(self, reading: bool = True, broken: bool = False) -> None:
+        self.reading = asyncio.Event()
+        if reading:
+            self.reading.set()
+        self.broken = broken
+        self.written: list[str] = []
+        self.closed: tuple[int, str | None] | None = None
+
+    async def send_text(self, data: str) -> None:
+        await self.reading.wait()
+        if self.broken:
+            raise ConnectionResetError("gone")
+        self.written.append(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_messages_are_written_in_the_order_they_were_sent() -> None:
+    async def run() -> list[str]:
+        socket = FakeSocket()
+        outbox = Outbox(socket)
+        for number in range(50):
+            await outbox.send(f"m{number}")
+        await settle()
+        await outbox.aclose()
+        return socket.written
+
+    assert asyncio.run(run()) == [f"m{number}" for number in range(50)]
+
+
+def test_a_socket_that_does_not_read_holds_up_no_sender_and_is_closed_once_too_far_behind() -> None:
+    async def run() -> tuple[FakeSocket, FakeSocket, Outbox]:
+        stuck, reading = FakeSocket(reading=False), FakeSocket()
+        slow, fast = Outbox(stuck, limit=10), Outbox(reading, limit=10)
+        for number in range(11):  # a table's broadcast: each send returns at once (one in the stuck write, ten waiting)
+            await asyncio.wait_for(slow.send(f"m{number}"), 1)
+            await asyncio.wait_for(fast.send(f"m{number}"), 1)
+            await settle()
+        with pytest.raises(OutboxClosedError, match="fell behind"):
+            await slow.send("m11")
+        await fast.send("m11")
+        await settle()
+        with pytest.raises(OutboxClosedError):
+            await slow.send("m12")
+        await fast.aclose()
+        return stuck, reading, slow
+
+    stuck, reading, slow = asyncio.run(run())
+    assert reading.written == [f"m{number}" for number in range(12)]
+    assert stuck.written == []
+    assert stuck.closed == (1013, FELL_BEHIND)
+    assert slow.closed and len(slow) == 0
+
+
+def test_a_socket_whose_write_fails_is_closed_and_takes_nothing_more() -> None:
+    async def run() -> tuple[FakeSocket, Outbox]:
+        socket = FakeSocket(broken=True)
+        outbox = Outbox(socket)
+        await outbox.send("m0")
+        await settle()
+        with pytest.raises(OutboxClosedError):
+            await outbox.send("m1")
+        return socket, outbox
+
+    socket, outbox = asyncio.run(run())
+    assert outbox.closed
+    assert socket.closed is not None and socket.closed[0] == 1011
+
+
+def test_a_write_that_waits_too_long_closes_the_socket() -> None:
+    async def run() -> FakeSocket:
+        socket = FakeSocket(reading=False)
+        outbox = Outbox(socket, timeout=0.05)
+        await outbox.send("m0")
+        for _ in range(100):
+            if outbox.closed:
+                break
+            await asyncio.sleep(0.02)
+        assert outbox.closed
+        return socket
+
+    socket = asyncio.run(run())
+    assert socket.written == [] and socket.closed is not None and socket.closed[0] == 1011
