@@ -365,6 +365,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
                     break
                 verdict = limit.take()
                 if verdict == "close":
+                    await outbox.flush()  # the refusals already queued reach the page before it is closed
                     await websocket.close(code=1008, reason="too many messages")
                     break
                 if verdict == "refuse":
