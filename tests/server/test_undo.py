@@ -61,6 +61,22 @@ def test_undo_is_refused_when_stale_when_nothing_is_yours_and_without_computer_p
         await people.receive(me, f'{{"type": "undo", "seq": {people.seq}}}')
         assert me.messages[-1]["code"] == "not-allowed" and "computer players" in me.messages[-1]["message"]
         await settle(people)
+        # two people and two computer players: taking a move back after seeing the computers answer it would be an
+        # edge over the other person, so Undo waits for a host's (a club's) leave
+        mixed = [
+            Seat.human("You", "me"),
+            Seat.human("Ann", "ann"),
+            Seat.computer("Bob", "easy"),
+            Seat.computer("Cy", "easy"),
+        ]
+        table = await new_table(tables, Rules.preset("short", first_dealer=3), seats=mixed)
+        mine = Recorder()
+        await table.join(mine)
+        await my_move(table, mine)
+        assert not table.allow_undo and all("undo" not in m for m in mine.messages)
+        await table.receive(mine, f'{{"type": "undo", "seq": {table.seq}}}')
+        assert mine.messages[-1]["code"] == "not-allowed"
+        await settle(table)
 
     run(tmp_path, scenario)
 

@@ -423,8 +423,12 @@ class Table:
 
     @property
     def allow_undo(self) -> bool:
-        """Undo, the club aid: at a table with computer players, or one whose host allows it."""
-        return self.undo_by_host or any(seat.kind == "computer" for seat in self.seats)
+        """Undo, the club aid: in a game against computer players (one person, every other seat a computer
+        player), or at a table whose host allows it (a club's). At a table of several people, taking a move back
+        after seeing the computer players answer it would be an edge over the other people, so it waits for them
+        to agree to it, through the club's setting."""
+        people = sum(seat.kind != "computer" for seat in self.seats)  # friends' seats, open or taken, count
+        return self.undo_by_host or (people == 1 and len(self.seats) > 1)
 
     def _with_undo(self, message: dict[str, Any], seat: int) -> dict[str, Any]:
         """A state or change for ``seat``, saying (``"undo"``) whether it may take back its last move now."""
