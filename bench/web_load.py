@@ -44,7 +44,8 @@ from typing import Any, Final
 
 from websockets.asyncio.client import connect
 
-from ohhell.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES, CardSet, card_text, parse_card
+from ohhell.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES
+from ohhell.records import hidden_cards
 from ohhell.server.snapshot import merge
 
 POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432"
@@ -329,26 +330,9 @@ def cards_named(message: Any) -> set[str]:
     return found
 
 
-def hidden_from(record: dict[str, Any], seat: int) -> dict[tuple[int, int], set[str]]:
-    """For every moment ``(deal, actions so far)`` of a game's record: the cards the other seats still hold (all
-    seats' for a spectator, ``seat`` -1)."""
-    hidden: dict[tuple[int, int], set[str]] = {}
-    seq = 0
-    for index, deal in enumerate(record["deals"]):
-        held = {s: set(CardSet.parse(hand).texts()) for s, hand in enumerate(deal["hands"]) if s != seat}
-        hidden[(index, seq)] = set().union(*held.values())
-        for line in deal["actions"]:
-            actor, verb, argument = line.split()
-            if verb == "play" and int(actor) != seat:
-                held[int(actor)].discard(card_text(parse_card(argument)))
-            seq += 1
-            hidden[(index, seq)] = set().union(*held.values())
-    return hidden
-
-
 def leaks_in(record: dict[str, Any], seat: int, texts: list[str]) -> int:
     """How many cards hidden from ``seat`` the messages it received named, each at the moment it came."""
-    hidden = hidden_from(record, seat)
+    hidden = hidden_cards(record, seat)
     state: dict[str, Any] = {}
     leaked = 0
     for text in texts:

@@ -302,6 +302,31 @@ def summary(game: Game) -> dict[str, Any]:
     return out
 
 
+def hidden_cards(record: Mapping[str, Any], seat: int) -> dict[tuple[int, int], set[str]]:
+    """For every moment ``(deal index, actions so far in the game)`` of a valid record: the cards that seats other
+    than ``seat`` still hold, which ``seat`` may not know (``seat`` -1, a spectator: every seat's).
+
+    What fairness checks scan a seat's messages against (the tests and ``bench/web_load.py``).
+
+    >>> record = to_record(Game(Rules.preset("short", players=3), 1))
+    >>> others = [set(CardSet.parse(hand).texts()) for hand in record["deals"][0]["hands"][1:]]
+    >>> hidden_cards(record, 0)[(0, 0)] == others[0] | others[1]
+    True
+    """
+    hidden: dict[tuple[int, int], set[str]] = {}
+    seq = 0
+    for index, deal in enumerate(record["deals"]):
+        held = {s: set(CardSet.parse(hand).texts()) for s, hand in enumerate(deal["hands"]) if s != seat}
+        hidden[(index, seq)] = set().union(*held.values())
+        for line in deal["actions"]:
+            actor, verb, argument = line.split()
+            if verb == "play" and int(actor) != seat:
+                held[int(actor)].discard(card_text(parse_card(argument)))
+            seq += 1
+            hidden[(index, seq)] = set().union(*held.values())
+    return hidden
+
+
 def check(data: str | bytes | object) -> tuple[int, dict[str, Any]]:
     """Re-play a record (JSON text, or already parsed) and answer ``(exit status, object)`` as ``ohhell check``.
 

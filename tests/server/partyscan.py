@@ -5,28 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ohhell.cards import CardSet, card_text, parse_card
+from ohhell.records import hidden_cards
 from ohhell.server import snapshot
 from server.leaks import cards_mentioned
-
-
-def hidden_cards(record: dict[str, Any], seat: int) -> dict[tuple[int, int], set[str]]:
-    """For every moment ``(deal, actions so far in the game)``: the cards the other seats still hold.
-
-    ``seat`` -1 is a spectator: every seat's cards are hidden until played.
-    """
-    hidden: dict[tuple[int, int], set[str]] = {}
-    seq = 0
-    for index, deal in enumerate(record["deals"]):
-        held = {s: set(CardSet.parse(hand).texts()) for s, hand in enumerate(deal["hands"]) if s != seat}
-        hidden[(index, seq)] = set().union(*held.values())
-        for line in deal["actions"]:
-            actor, verb, argument = line.split()
-            if verb == "play" and int(actor) != seat:
-                held[int(actor)].discard(card_text(parse_card(argument)))
-            seq += 1
-            hidden[(index, seq)] = set().union(*held.values())
-    return hidden
 
 
 def tagged(texts: list[str]) -> list[tuple[int, int, dict[str, Any]]]:

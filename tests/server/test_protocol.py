@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ohhell import records
-from ohhell.cards import CardSet, card_text, parse_card
+from ohhell.records import hidden_cards
 from ohhell.server import snapshot
 from ohhell.web import identity
 from server.leaks import cards_mentioned
@@ -176,22 +176,6 @@ def test_a_flood_of_messages_is_refused_then_closed(server: RunningServer) -> No
     codes = run_async(scenario)
     assert "too-fast" in codes
     assert client.get(f"/api/games/{game['id']}/record").status_code == 200  # the server carries on
-
-
-def hidden_cards(record: dict[str, Any], seat: int) -> dict[tuple[int, int], set[str]]:
-    """For every moment ``(deal, actions so far in the game)``: the cards other seats still hold."""
-    hidden: dict[tuple[int, int], set[str]] = {}
-    seq = 0
-    for index, deal in enumerate(record["deals"]):
-        held = {s: set(CardSet.parse(hand).texts()) for s, hand in enumerate(deal["hands"]) if s != seat}
-        hidden[(index, seq)] = set().union(*held.values())
-        for line in deal["actions"]:
-            actor, verb, argument = line.split()
-            if verb == "play" and int(actor) != seat:
-                held[int(actor)].discard(card_text(parse_card(argument)))
-            seq += 1
-            hidden[(index, seq)] = set().union(*held.values())
-    return hidden
 
 
 def test_across_a_whole_game_no_message_names_another_seats_hidden_card(server: RunningServer) -> None:
