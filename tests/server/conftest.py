@@ -5,10 +5,11 @@ Debian's Chromium is set up for every browser test in ``tests/conftest.py``."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from server.serving import RunningServer
+from server.serving import REDIS, RunningServer, fresh_postgres, require_services
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -23,3 +24,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     running = RunningServer(f"sqlite:///{folder / 'games.sqlite3'}", log_path=folder / "server.log").start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path) -> Iterator[tuple[RunningServer, RunningServer]]:
+    """Two processes on a fresh PostgreSQL database (dropped afterwards) and the local Redis."""
+    require_services(redis_too=True)
+    with fresh_postgres() as url:
+        servers: list[RunningServer] = []
+        try:
+            for index in range(2):
+                server = RunningServer(
+                    url,
+                    log_path=tmp_path / f"server-{index}.log",
+                    extra=["--redis", REDIS, "--computer-processes", "0"],
+                )
+                servers.append(server.start())
+            yield servers[0], servers[1]
+        finally:
+            for server in servers:
+                server.stop()

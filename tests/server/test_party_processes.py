@@ -3,34 +3,9 @@ after the owner is killed, the other process takes the table over and restarts t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from server.partyclient import Client, join, new_table, play_to_the_end, seat_socket, watch_socket
 from server.partyscan import leaks
-from server.serving import REDIS, RunningServer, fresh_postgres, require_services, run_async
-
-
-@pytest.fixture
-def two_servers(tmp_path: Path) -> Iterator[tuple[RunningServer, RunningServer]]:
-    """Two processes on a fresh PostgreSQL database (dropped afterwards) and the local Redis."""
-    require_services(redis_too=True)
-    with fresh_postgres() as url:
-        servers: list[RunningServer] = []
-        try:
-            for index in range(2):
-                server = RunningServer(
-                    url,
-                    log_path=tmp_path / f"server-{index}.log",
-                    extra=["--redis", REDIS, "--computer-processes", "0"],
-                )
-                servers.append(server.start())
-            yield servers[0], servers[1]
-        finally:
-            for server in servers:
-                server.stop()
+from server.serving import RunningServer, run_async
 
 
 def test_a_table_of_friends_across_two_processes_survives_its_owner(

@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,26 +31,6 @@ from server.serving import (
 )
 
 TAKEOVER_SECONDS = 5.0
-
-
-@pytest.fixture
-def two_servers(tmp_path: Path) -> Iterator[tuple[RunningServer, RunningServer]]:
-    """Two processes on a fresh PostgreSQL database (dropped afterwards) and the local Redis."""
-    require_services(redis_too=True)
-    with fresh_postgres() as url:
-        servers: list[RunningServer] = []
-        try:
-            for index in range(2):
-                server = RunningServer(
-                    url,
-                    log_path=tmp_path / f"server-{index}.log",
-                    extra=["--redis", REDIS, "--computer-processes", "0"],
-                )
-                servers.append(server.start())
-            yield servers[0], servers[1]
-        finally:
-            for server in servers:
-                server.stop()
 
 
 class Seat:
