@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from ohhell.rules import Rules
-from ohhell.server import snapshot
-from ohhell.server.seats import Seat
-from ohhell.server.store import Store
-from ohhell.server.table import Table, Tables
-from ohhell.server.thinkers import Thinkers
+from ohhell.server.storage.store import Store
+from ohhell.server.table import snapshot
+from ohhell.server.table.live import Table, Tables
+from ohhell.server.table.seats import Seat
+from ohhell.server.table.thinkers import Thinkers
 from ohhell.site import schema
 
 SEATS = [Seat.human("You", "me")] + [Seat.computer(n, "normal") for n in ("Alice", "Bob", "Carol")]

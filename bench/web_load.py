@@ -10,7 +10,7 @@ database of the local PostgreSQL meeting in the local Redis (games go to the pro
 would send them). Each game has one simulated person, who plays the first legal move every SECONDS (± half of it,
 at random) or, with ``--pace full``, as soon as the table lets them, against computer players; when a game ends
 the person starts another, until ``--seconds`` have passed. The simulated people speak the browser's protocol:
-they hold the state by merging each action's changes (:func:`ohhell.server.snapshot.merge`).
+they hold the state by merging each action's changes (:func:`ohhell.server.table.snapshot.merge`).
 
 Measured: moves acknowledged (a move is acknowledged when the server announces it, which it does only once it is
 stored), every action announced per second, the time from sending a move to its acknowledgement, errors (error
@@ -46,7 +46,7 @@ from websockets.asyncio.client import connect
 
 from ohhell.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES
 from ohhell.records import hidden_cards
-from ohhell.server.snapshot import merge
+from ohhell.server.table.snapshot import merge
 
 POSTGRES: Final = "postgresql://postgres@127.0.0.1:5432"
 REDIS: Final = "redis://127.0.0.1:6379/0"

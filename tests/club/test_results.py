@@ -11,7 +11,7 @@ from ohhell.club.stats import achievements, chart_svg, statistics, xp_line
 from ohhell.club.xp import EXACT_BID_XP, FINISH_XP, WIN_XP, level_of, xp_for_level
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server.results import series_result
+from ohhell.server.table.results import series_result
 from ohhell.web.results import SeatResult, SeriesResult
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

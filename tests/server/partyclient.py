@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from ohhell.server import snapshot
+from ohhell.server.table import snapshot
 from server.serving import RunningServer, player, token_of
 
 TIMEOUT = 20.0

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ohhell.records import hidden_cards
-from ohhell.server import snapshot
+from ohhell.server.table import snapshot
 from server.leaks import cards_mentioned
 
 

@@ -9,7 +9,7 @@ from typing import Any, Final
 import httpx
 from websockets.asyncio.client import connect
 
-from ohhell.server import snapshot
+from ohhell.server.table import snapshot
 from server.serving import RunningServer
 
 TIMEOUT: Final = 30.0

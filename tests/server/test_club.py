@@ -20,10 +20,10 @@ from websockets.asyncio.client import connect
 
 from ohhell.club.store import ClubStore
 from ohhell.rules import Rules
-from ohhell.server.journal import NewGame
-from ohhell.server.party_store import PartyStore
-from ohhell.server.seats import Seat
-from ohhell.server.store import Store
+from ohhell.server.party.store import PartyStore
+from ohhell.server.storage.journal import NewGame
+from ohhell.server.storage.store import Store
+from ohhell.server.table.seats import Seat
 from ohhell.web.accounts.store import AccountStore
 from ohhell.web.models import utc_now
 from ohhell.web.results import SeatResult, SeriesResult

@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import snapshot
+from ohhell.server.table import snapshot
 from server.serving import RunningServer, player, run_async, start_game, token_of
 
 TIMEOUT = 20.0

@@ -7,8 +7,8 @@ from typing import get_args
 import pytest
 
 from ohhell.rules import SCHEDULES
-from ohhell.server.messages import BadMessageError, NextHandMessage, PlayMessage, parse_message
-from ohhell.server.newgame import NewGameRequest
+from ohhell.server.pages.newgame import NewGameRequest
+from ohhell.server.table.messages import BadMessageError, NextHandMessage, PlayMessage, parse_message
 from ohhell.web.house_rules import ScheduleName, preset_defaults
 
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from ohhell.server.outbox import FELL_BEHIND, Outbox, OutboxClosedError
+from ohhell.server.table.outbox import FELL_BEHIND, Outbox, OutboxClosedError
 
 
 class FakeSocket:

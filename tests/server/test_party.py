@@ -12,7 +12,7 @@ from websockets.exceptions import InvalidStatus
 
 from ohhell import records
 from ohhell.rules import Rules
-from ohhell.server.party import MAX_WATCHERS
+from ohhell.server.party.live import MAX_WATCHERS
 from server.partyclient import Client, join, new_table, play_to_the_end, seat_socket, watch_socket
 from server.partyscan import leaks
 from server.serving import RunningServer, player, run_async

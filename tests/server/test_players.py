@@ -11,7 +11,7 @@ from ohhell.bots.intent import Intent
 from ohhell.cards import card_text
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import players
+from ohhell.server.table import players
 from ohhell.view import SeatView
 from server.leaks import cards_mentioned
 

@@ -17,8 +17,8 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from ohhell.server import snapshot
-from ohhell.server.hub import key_prefix
+from ohhell.server.processes.hub import key_prefix
+from ohhell.server.table import snapshot
 from server.serving import (
     REDIS,
     RunningServer,

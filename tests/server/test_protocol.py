@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ohhell import records
 from ohhell.records import hidden_cards
-from ohhell.server import snapshot
+from ohhell.server.table import snapshot
 from ohhell.web import identity
 from server.leaks import cards_mentioned
 from server.serving import RunningServer, player, run_async, start_game, token_of

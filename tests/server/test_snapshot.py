@@ -10,8 +10,8 @@ import pytest
 from ohhell.cards import CardSet, card_text
 from ohhell.game import Game
 from ohhell.rules import PRESETS, Rules
-from ohhell.server import snapshot
-from ohhell.server.seats import Seat
+from ohhell.server.table import snapshot
+from ohhell.server.table.seats import Seat
 from server.leaks import cards_mentioned
 
 SEATS = [

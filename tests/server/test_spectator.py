@@ -7,9 +7,9 @@ import random
 from ohhell.cards import card_text
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import snapshot
-from ohhell.server.seats import Seat
-from ohhell.server.spectator import WATCHER, public_view
+from ohhell.server.party.spectator import WATCHER, public_view
+from ohhell.server.table import snapshot
+from ohhell.server.table.seats import Seat
 from server.leaks import cards_mentioned
 
 

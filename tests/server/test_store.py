@@ -19,9 +19,9 @@ from sqlalchemy import text
 from ohhell.actions import action_text
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server.journal import ConflictError
-from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction
-from ohhell.server.table import rebuild
+from ohhell.server.storage.journal import ConflictError
+from ohhell.server.storage.store import GameNotFoundError, NewGame, Progress, Store, StoredAction
+from ohhell.server.table.live import rebuild
 from ohhell.site import schema
 from ohhell.web import database
 from ohhell.web.models import Base

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from ohhell.rules import Rules
-from ohhell.server import players, snapshot
-from ohhell.server.seats import Seat
-from ohhell.server.store import Store
-from ohhell.server.table import Table, Tables
-from ohhell.server.thinkers import Thinkers
+from ohhell.server.storage.store import Store
+from ohhell.server.table import players, snapshot
+from ohhell.server.table.live import Table, Tables
+from ohhell.server.table.seats import Seat
+from ohhell.server.table.thinkers import Thinkers
 from ohhell.site import schema
 from server.serving import run_async
 
@@ -289,7 +289,7 @@ def test_a_computer_players_unsaved_action_is_tried_again_and_the_table_is_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def scenario(tables: Tables) -> None:
-        monkeypatch.setattr("ohhell.server.table.RETRY_FIRST_SECONDS", 0.01)
+        monkeypatch.setattr("ohhell.server.table.live.RETRY_FIRST_SECONDS", 0.01)
         table, you = await seated(tables)
         append = table.store.append_action
         failures = {"left": 3}

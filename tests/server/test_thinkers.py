@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import players
-from ohhell.server.thinkers import Thinkers
+from ohhell.server.table import players
+from ohhell.server.table.thinkers import Thinkers
 from server.serving import run_async
 
 
@@ -40,7 +40,7 @@ def test_worker_processes_end_with_the_server_however_it_ends(tmp_path: Path) ->
     script = tmp_path / "server.py"
     script.write_text(
         "import asyncio, time\n"
-        "from ohhell.server.thinkers import Thinkers\n"
+        "from ohhell.server.table.thinkers import Thinkers\n"
         "async def main() -> None:\n"
         "    await Thinkers(2).start()\n"
         "    print('ready', flush=True)\n"

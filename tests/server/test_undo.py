@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ohhell.rules import Rules
-from ohhell.server import exports
-from ohhell.server.seats import Seat
-from ohhell.server.table import Tables, rebuild_with_undos
-from ohhell.server.undo import actions_to_take_back, undo_count
+from ohhell.server.pages import exports
+from ohhell.server.table.live import Tables, rebuild_with_undos
+from ohhell.server.table.seats import Seat
+from ohhell.server.table.undo import actions_to_take_back, undo_count
 from server.test_table import Recorder, my_move, new_table, run, seated, settle
 
 

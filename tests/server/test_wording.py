@@ -8,7 +8,7 @@ from ohhell.cards import CardSet, parse_card
 from ohhell.deal import Deal
 from ohhell.errors import HookError, MustFollowSuitError
 from ohhell.rules import Rules
-from ohhell.server import wording
+from ohhell.server.table import wording
 from ohhell.view import seat_view
 
 NAMES = ["You", "West", "North", "East"]

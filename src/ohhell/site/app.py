@@ -24,7 +24,7 @@ from ohhell import club, server, transfer, web
 from ohhell.club.routes import club_router
 from ohhell.club.store import ClubStore
 from ohhell.keeper.web.routes import keeper_router
-from ohhell.server.routes import game_router
+from ohhell.server.pages.routes import game_router
 from ohhell.site import schema
 from ohhell.transfer.routes import transfer_router
 from ohhell.web import failures

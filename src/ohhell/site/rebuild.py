@@ -1,9 +1,10 @@
 """``ohhell club rebuild-stats``: the series results rebuilt from the game logs, compared with what was stored.
 
 The game logs are the source of truth. Every finished game with a person at it is replayed from its log
-(:func:`ohhell.server.table.rebuild`), turned into its series result (:func:`ohhell.server.results.series_result`)
-and each person's stored row (:func:`ohhell.club.results.person_results`), and compared with the
-``series_results`` rows field by field (all but the moment it was stored). It lives in the site because it joins
+(:func:`ohhell.server.table.live.rebuild`), turned into its series result
+(:func:`ohhell.server.table.results.series_result`) and each person's stored row
+(:func:`ohhell.club.results.person_results`), and compared with the ``series_results`` rows field by field (all
+but the moment it was stored). It lives in the site because it joins
 two features, the game's logs and the club's results. With ``fix``, missing rows are stored and differing ones
 replaced by the rebuilt ones; statistics, XP and ratings follow, being computed from the rows.
 """
@@ -17,12 +18,12 @@ from sqlalchemy import select
 
 from ohhell.club.results import PersonResult, person_results
 from ohhell.club.store import ClubStore
-from ohhell.server.models import GameRow
-from ohhell.server.party import left_of
-from ohhell.server.party_store import PartyStore
-from ohhell.server.results import series_result
-from ohhell.server.store import Store
-from ohhell.server.table import rebuild_with_undos
+from ohhell.server.party.live import left_of
+from ohhell.server.party.store import PartyStore
+from ohhell.server.storage.models import GameRow
+from ohhell.server.storage.store import Store
+from ohhell.server.table.live import rebuild_with_undos
+from ohhell.server.table.results import series_result
 from ohhell.site import schema
 
 

@@ -1,8 +1,8 @@
 """Run the site with uvicorn: what ``ohhell serve`` does.
 
 One process by default. With ``workers`` above 1 (PostgreSQL and Redis required), uvicorn starts that many
-processes on the one port, each with its own tables, meeting in Redis (:mod:`ohhell.server.hub`); uvicorn starts a
-new process in place of one that dies, and the tables the dead one owned are taken over by the others.
+processes on the one port, each with its own tables, meeting in Redis (:mod:`ohhell.server.processes.hub`); uvicorn
+starts a new process in place of one that dies, and the tables the dead one owned are taken over by the others.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ohhell.web.config import ServerConfig
 
 MAX_MESSAGE_BYTES: Final = 16 * 1024
 """The largest WebSocket message uvicorn accepts (a larger one closes the connection with 1009); the game's
-messages are under 2 KB, and :mod:`ohhell.server.messages` refuses anything over that."""
+messages are under 2 KB, and :mod:`ohhell.server.table.messages` refuses anything over that."""
 SHUTDOWN_SECONDS: Final = 3
 """On Ctrl+C, how long requests still running may take to finish (a keeper page's held ``/next`` ends within a
 second of it, seeing ``app.state.stopping``)."""

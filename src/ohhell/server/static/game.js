@@ -101,7 +101,7 @@ function markIdle() {
   if (state) root.dataset.version = `${state.seq}:${state.deal.index}`;
 }
 
-// The state after a message, as ohhell.server.snapshot.merge computes it: an action's changes laid over the state.
+// The state after a message, as ohhell.server.table.snapshot.merge computes it: an action's changes laid over the state.
 function merge(before, message) {
   if (message.type === "state") return message;
   const changes = message.changes;

@@ -1,6 +1,6 @@
 // A table of several people: the waiting room, the name plates' person/computer/connected marks and the thinking
 // clock, who is watching, the host's tools, Play again. Everything here comes from the socket's "people" messages
-// (ohhell.server.party); game.js calls onPeople() with each one and decorate() after it draws the plates.
+// (ohhell.server.party.live); game.js calls onPeople() with each one and decorate() after it draws the plates.
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {

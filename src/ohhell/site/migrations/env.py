@@ -10,8 +10,8 @@ from sqlalchemy import Connection
 
 import ohhell.club.models
 import ohhell.keeper.web.models
-import ohhell.server.models  # the games' tables
-import ohhell.server.party_models  # (tables of several people)
+import ohhell.server.party.models  # (tables of several people)
+import ohhell.server.storage.models  # the games' tables
 import ohhell.transfer.models  # the transfer codes
 import ohhell.web.accounts.models  # noqa: F401  (the accounts'; the keeper's and the club's above)
 from ohhell.web.database import create_sync_engine

@@ -73,7 +73,7 @@ class ResignMessage(_Message):
 
 
 class UndoMessage(_Message):
-    """Take back one's last move and the computer players' after it (the club aid: see ohhell.server.undo)."""
+    """Take back one's last move and the computer players' after it (the club aid: see ohhell.server.table.undo)."""
 
     type: Literal["undo"]
     seq: Count
@@ -105,7 +105,7 @@ class SyncMessage(_Message):
     type: Literal["sync"]
 
 
-# ----------------------------------------------------------------- tables of several people (ohhell.server.party)
+# ----------------------------------------------------------------- tables of several people (ohhell.server.party.live)
 
 CHAT_LENGTH: Final = 200
 PHRASES: Final = {"good-luck": "Good luck!", "well-played": "Well played!", "oops": "Oops!"}

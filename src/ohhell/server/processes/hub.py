@@ -2,7 +2,7 @@
 
 One process owns a live table at a time: it holds the table's lease, renews it while the table lives, and is
 the only one that applies and stores its actions. A socket that reaches another process is relayed
-(:mod:`ohhell.server.relay`): its messages go to the owner's inbox, and what the owner tells that connection
+(:mod:`ohhell.server.processes.relay`): its messages go to the owner's inbox, and what the owner tells that connection
 comes back to the inbox of the process that holds it. When an
 owner dies, its leases run out within :data:`LEASE_SECONDS`, and the next process that needs the table takes
 it over from the log.

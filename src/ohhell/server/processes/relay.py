@@ -21,8 +21,8 @@ import time
 import uuid
 from typing import Any, Final, Protocol
 
-from ohhell.server.hub import Hub
-from ohhell.server.table import Connection, NotOwnerError, Table, TableClosedError, Tables
+from ohhell.server.processes.hub import Hub
+from ohhell.server.table.live import Connection, NotOwnerError, Table, TableClosedError, Tables
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ class Link:
         return self.socket.seat
 
     async def open(self) -> None:
-        """Join the table here, or attach to its owner (:class:`~ohhell.server.store.GameNotFoundError` if none)."""
+        """Join here or attach to its owner (:class:`~ohhell.server.storage.store.GameNotFoundError`: no game)."""
         self._ready.clear()
         try:
             await self._open()

@@ -2,10 +2,10 @@
 
 A :class:`Table` holds the engine's :class:`~ohhell.game.Game`, rebuilt from the stored log when it is
 first needed and let go again when nobody has used it for a while (:class:`Tables`). Every accepted action is
-applied, written to the database (the :class:`~ohhell.server.journal.Journal` commits many tables' actions
+applied, written to the database (the :class:`~ohhell.server.storage.journal.Journal` commits many tables' actions
 together) and only then announced: each connected seat is told what changed, built from its own view, and
 encoded once for all that seat's connections. A refused message changes nothing and is answered with an error.
-Computer players think off the event loop (:class:`~ohhell.server.thinkers.Thinkers`).
+Computer players think off the event loop (:class:`~ohhell.server.table.thinkers.Thinkers`).
 
 When the database does not take a computer player's action, the table tells its people that saving is failing
 and tries again with growing pauses until it is saved; a person's move that is not saved is refused, and nothing
@@ -33,10 +33,11 @@ from ohhell.deal import Trick
 from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import snapshot, undo, wording
-from ohhell.server.hub import Hub, SoloHub
-from ohhell.server.journal import ConflictError
-from ohhell.server.messages import (
+from ohhell.server.processes.hub import Hub, SoloHub
+from ohhell.server.storage.journal import ConflictError
+from ohhell.server.storage.store import GameNotFoundError, NewGame, Progress, Store, StoredAction, StoredGame
+from ohhell.server.table import snapshot, undo, wording
+from ohhell.server.table.messages import (
     BadMessageError,
     BidMessage,
     ChangeMessage,
@@ -51,10 +52,9 @@ from ohhell.server.messages import (
     UndoMessage,
     parse_message,
 )
-from ohhell.server.results import series_result
-from ohhell.server.seats import Seat
-from ohhell.server.store import GameNotFoundError, NewGame, Progress, Store, StoredAction, StoredGame
-from ohhell.server.thinkers import Thinkers
+from ohhell.server.table.results import series_result
+from ohhell.server.table.seats import Seat
+from ohhell.server.table.thinkers import Thinkers
 from ohhell.web.models import utc_now
 from ohhell.web.results import NoResults, ResultsHook
 
@@ -109,7 +109,7 @@ def rebuild(stored: StoredGame) -> Game:
 
 
 def rebuild_with_undos(stored: StoredGame) -> tuple[Game, list[undo.Undo]]:
-    """:func:`rebuild`, and the undos the log holds (:mod:`ohhell.server.undo`)."""
+    """:func:`rebuild`, and the undos the log holds (:mod:`ohhell.server.table.undo`)."""
     rules = Rules.from_json(stored.rules)
     names = [str(seat["name"]) for seat in stored.seats]
     game = Game(rules, stored.deal_number, names=names, first_dealer=stored.first_dealer)
@@ -284,7 +284,7 @@ class Table:
             await self._refuse(connection, "server-error", "Something went wrong on the server; nothing was changed.")
 
     async def _party_message(self, connection: Connection, message: PartyMessage) -> None:
-        """Start, chat, hand over, renew, Play again: for tables of several people (:mod:`ohhell.server.party`)."""
+        """Start, chat, hand over, renew, Play again: for tables of several people (:mod:`ohhell.server.party.live`)."""
         await self._refuse(connection, "not-allowed", "This is not a table of several people.")
 
     async def _refuse(self, connection: Connection, code: str, message: str) -> None:
@@ -672,7 +672,7 @@ class Tables:
         self._loading: dict[int, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.opener: Callable[[StoredGame], Awaitable[Table]] | None = None
-        """Builds the table of a loaded game, when set (tables of several people, :mod:`ohhell.server.party`)."""
+        """Builds the table of a loaded game, when set (tables of several people, :mod:`ohhell.server.party.live`)."""
         self.on_gone: Callable[[Table], Awaitable[None]] | None = None
         """Told when a table is dropped while in use (its lease lost, or taken over), so its sockets go elsewhere."""
 
@@ -686,7 +686,7 @@ class Tables:
     async def get(self, game_id: int) -> Table:
         """The table of game ``game_id``, loaded if need be and owned by this process.
 
-        :class:`~ohhell.server.store.GameNotFoundError` if there is no such game; :class:`NotOwnerError` if
+        :class:`~ohhell.server.storage.store.GameNotFoundError` if there is no such game; :class:`NotOwnerError` if
         another process holds its lease.
         """
         table = self._tables.get(game_id)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from ohhell.dealnumbers import MAX_DEAL_NUMBER
 from ohhell.rules import Rules
-from ohhell.server.seats import COMPUTER_NAMES, Seat
+from ohhell.server.table.seats import COMPUTER_NAMES, Seat
 from ohhell.web.house_rules import Settings
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]

@@ -3,7 +3,7 @@
 ``GET /join/{code}`` (your name and a free seat), ``POST /api/join/{code}``, ``GET /watch/{code}`` (the table as
 a spectator sees it), ``/ws/watch/{code}`` (a spectator's socket: the public view, never a hand). The host's
 table itself is ``/games/{id}`` like any game; its socket carries the waiting room, the people and the chat
-(:mod:`ohhell.server.party`).
+(:mod:`ohhell.server.party.live`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ohhell.rules import Rules
-from ohhell.server.party import clean_text
-from ohhell.server.party_store import JOIN, WAITING, WATCH, PartyStore, SeatTakenError
-from ohhell.server.spectator import WATCHER
-from ohhell.server.store import GameNotFoundError, Store
+from ohhell.server.party.live import clean_text
+from ohhell.server.party.spectator import WATCHER
+from ohhell.server.party.store import JOIN, WAITING, WATCH, PartyStore, SeatTakenError
+from ohhell.server.storage.store import GameNotFoundError, Store
 from ohhell.web.results import ClubTables
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]

@@ -5,7 +5,7 @@ ever given one seat's :class:`~ohhell.view.SeatView`. Its reason is shown to eve
 written by :func:`ohhell.bots.public.why` from the public facts and the decision's intent alone: nothing of the
 bot's hand can reach it. A Hint is a bot's decision for the human seat, from that seat's own view, in words to
 that person, with its numbers apart (:attr:`Move.details`).
-:mod:`ohhell.server.thinkers` runs these functions off the event loop.
+:mod:`ohhell.server.table.thinkers` runs these functions off the event loop.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ The journal talks to the database without threads, so that no write waits for th
 event loop: SQLite through its own module on the event loop itself (a batch is a few plain statements and one
 commit; a lock held by another process is never waited for inside SQLite, but tried again a little later, up to
 :data:`BUSY_SECONDS`), PostgreSQL through psycopg's asyncio connection. Its statements are written out here, over
-the tables of :mod:`ohhell.server.models` (a test checks that they agree with the models, on both databases).
+the tables of :mod:`ohhell.server.storage.models` (a test checks that they agree with the models, on both databases).
 
 A batch that breaks a constraint (a second writer of the same ``seq``: another process took the table over) is
 written again one write at a time, so that only the offending write fails, with :class:`ConflictError`. Any

@@ -13,8 +13,8 @@ from typing import Any
 from ohhell.cards import CardSet, card_text, suit_text
 from ohhell.game import Game
 from ohhell.records import to_record
-from ohhell.server import wording
-from ohhell.server.undo import Undo
+from ohhell.server.table import wording
+from ohhell.server.table.undo import Undo
 
 
 def finished_deals(game: Game) -> int:

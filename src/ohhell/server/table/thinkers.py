@@ -1,7 +1,7 @@
 """Where the computer players think: off the event loop, in worker processes, many decisions per call.
 
 A decision is asked for with one seat's :class:`~ohhell.view.SeatView` and answered with a
-:class:`~ohhell.server.players.Move`; nothing else crosses to the workers, so a worker never holds a hidden card.
+:class:`~ohhell.server.table.players.Move`; nothing else crosses to the workers, so a worker never holds a hidden card.
 
 - The quick levels (Easy, Normal) and Hints decide in about a tenth of a millisecond. They go to
   ``quick_processes`` worker processes in batches, over pipes the event loop reads itself (a thread in between
@@ -31,7 +31,7 @@ from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from typing import Final, TypeVar
 
-from ohhell.server.players import Move, bot_for, decide_seeded, hint
+from ohhell.server.table.players import Move, bot_for, decide_seeded, hint
 from ohhell.view import SeatView
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from typing import Final
 from ohhell.actions import action_text
 from ohhell.errors import OhHellError
 from ohhell.game import Game
-from ohhell.server.journal import StoredAction
+from ohhell.server.storage.journal import StoredAction
 
 UNDO: Final = "undo"
 

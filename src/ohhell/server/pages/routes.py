@@ -22,25 +22,26 @@ from ohhell.dealnumbers import draw_for_deal
 from ohhell.errors import RulesError
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import exports, howto, newgame, wording
-from ohhell.server.hub import Hub, RedisHub, SoloHub
-from ohhell.server.outbox import Outbox
-from ohhell.server.party import left_of, open_table
-from ohhell.server.party_routes import WatcherConnection, party_routes, watch_target, watcher_name
-from ohhell.server.party_store import JOIN, PartyStore
-from ohhell.server.relay import Relay
-from ohhell.server.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
-from ohhell.server.store import GameNotFoundError, Store, StoredGame
-from ohhell.server.table import CHANGE_WINDOW, Table, TableClosedError, Tables, rebuild_with_undos
-from ohhell.server.thinkers import Thinkers
-from ohhell.server.undo import Undo
+from ohhell.server.pages import exports, howto, newgame
+from ohhell.server.party.live import left_of, open_table
+from ohhell.server.party.routes import WatcherConnection, party_routes, watch_target, watcher_name
+from ohhell.server.party.store import JOIN, PartyStore
+from ohhell.server.processes.hub import Hub, RedisHub, SoloHub
+from ohhell.server.processes.relay import Relay
+from ohhell.server.storage.store import GameNotFoundError, Store, StoredGame
+from ohhell.server.table import wording
+from ohhell.server.table.live import CHANGE_WINDOW, Table, TableClosedError, Tables, rebuild_with_undos
+from ohhell.server.table.outbox import Outbox
+from ohhell.server.table.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
+from ohhell.server.table.thinkers import Thinkers
+from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
 from ohhell.web.results import ClubTables, NoResults, ResultsHook
 
-HERE: Final = Path(__file__).parent
+HERE: Final = Path(__file__).parent.parent  # ohhell/server, beside templates/ and static/
 NOT_YOURS: Final = (
     "This game was started in another browser, so it is not yours here. If it is your game, open"
     " “Move your games to another device” on the home page of the browser that has it: the private link it"
@@ -57,7 +58,7 @@ class SocketConnection:
         self.outbox = Outbox(websocket)
 
     async def send(self, text: str) -> None:
-        """Queue one message for the socket (:mod:`ohhell.server.outbox`: a reader that falls behind is closed)."""
+        """Queue one message for the socket (:mod:`ohhell.server.table.outbox`: a reader falling behind is closed)."""
         await self.outbox.send(text)
 
 
@@ -143,7 +144,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
 
     router = APIRouter(lifespan=lifespan)
     templates = feature_templates(HERE / "templates")
-    router.include_router(howto.howto_router(templates))  # /how-to-play (ohhell.server.howto)
+    router.include_router(howto.howto_router(templates))  # /how-to-play (ohhell.server.pages.howto)
 
     def tables() -> Tables:
         result: Tables = holder["tables"]

@@ -1,7 +1,7 @@
 """A table of several people: the waiting room, who is connected, absence, spectators, chat, Play again.
 
-:class:`PartyTable` is a :class:`~ohhell.server.table.Table` whose human seats belong to different people (their
-player keys, claimed through the invite link: :mod:`ohhell.server.party_store`). It adds, in the owning process:
+:class:`PartyTable` is a :class:`~ohhell.server.table.live.Table` whose human seats belong to different people (their
+player keys, claimed through the invite link: :mod:`ohhell.server.party.store`). It adds, in the owning process:
 
 - the waiting room: until the host (seat 0) starts, nobody is dealt anything; a ``people`` message tells every
   connection who is seated, who is connected, and who is watching; the host may fill open seats with computer
@@ -14,7 +14,7 @@ player keys, claimed through the invite link: :mod:`ohhell.server.party_store`).
   state (whose turn it is) and the connections: a table rebuilt elsewhere after a takeover starts them afresh.
 - giving up (and the host handing a seat on): a computer player plays the seat to the end, the others play on,
   and the game counts as a loss for that person (``Game.left``, the record's ``left``).
-- spectators: connections of :data:`~ohhell.server.spectator.WATCHER`, built from the public view (no hand).
+- spectators: connections of :data:`~ohhell.server.party.spectator.WATCHER`, built from the public view (no hand).
 - chat: plain text or quick phrases, limited in length and rate, kept in memory only (the last
   :data:`CHAT_KEEP` lines, sent to whoever joins); the host may close it for spectators.
 - Play again: once every person still at the table says yes, a new game with the same seats and rules and a new
@@ -34,9 +34,13 @@ from typing import Any, Final
 from ohhell.actions import Action
 from ohhell.game import Game
 from ohhell.rules import Rules
-from ohhell.server import snapshot
-from ohhell.server.journal import ChangeGame, CreateGame
-from ohhell.server.messages import (
+from ohhell.server.party.spectator import WATCHER
+from ohhell.server.party.store import JOIN, PLAYING, WAITING, WATCH, PartyRow, PartyStore
+from ohhell.server.storage.journal import ChangeGame, CreateGame
+from ohhell.server.storage.store import NewGame, Store, StoredGame
+from ohhell.server.table import snapshot
+from ohhell.server.table.live import CHANGE_WINDOW, Connection, Table, TableClosedError, _Seated, encode, rebuild
+from ohhell.server.table.messages import (
     PHRASES,
     AgainMessage,
     ChatMessage,
@@ -47,12 +51,8 @@ from ohhell.server.messages import (
     SpectatorChatMessage,
     StartMessage,
 )
-from ohhell.server.party_store import JOIN, PLAYING, WAITING, WATCH, PartyRow, PartyStore
-from ohhell.server.seats import COMPUTER_NAMES, Seat
-from ohhell.server.spectator import WATCHER
-from ohhell.server.store import NewGame, Store, StoredGame
-from ohhell.server.table import CHANGE_WINDOW, Connection, Table, TableClosedError, _Seated, encode, rebuild
-from ohhell.server.thinkers import Thinkers
+from ohhell.server.table.seats import COMPUTER_NAMES, Seat
+from ohhell.server.table.thinkers import Thinkers
 
 log = logging.getLogger(__name__)
 

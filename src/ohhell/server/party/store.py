@@ -1,4 +1,4 @@
-"""The rows of tables of several people (:mod:`ohhell.server.party_models`), over the game store's engine.
+"""The rows of tables of several people (:mod:`ohhell.server.party.models`), over the game store's engine.
 
 These writes are rare (a table set, a seat claimed, a link renewed, the game started, a seat given to a computer
 player), so they go through SQLAlchemy sessions rather than the journal, which carries the actions.
@@ -14,8 +14,8 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from ohhell.server.party_models import FriendTableRow, SeatClaimRow, TableLinkRow
-from ohhell.server.store import Store
+from ohhell.server.party.models import FriendTableRow, SeatClaimRow, TableLinkRow
+from ohhell.server.storage.store import Store
 
 JOIN: Final = "join"
 WATCH: Final = "watch"

@@ -21,9 +21,9 @@ from ohhell.actions import BID_BASE, CHANGE_BASE, TRUMP_BASE, Action, action_tex
 from ohhell.cards import SUIT_LETTERS, CardSet, card_text, suit_text
 from ohhell.deal import Deal, Trick
 from ohhell.game import Game
-from ohhell.server import wording
-from ohhell.server.seats import Seat
-from ohhell.server.spectator import WATCHER, public_view
+from ohhell.server.party.spectator import WATCHER, public_view
+from ohhell.server.table import wording
+from ohhell.server.table.seats import Seat
 from ohhell.view import SeatView, seat_view
 
 
@@ -56,7 +56,7 @@ def first_seq(game: Game, deal_index: int) -> int:
 def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
     """``seat``'s view of the deal the table shows (a finished one while it waits for Next hand).
 
-    A spectator (:data:`~ohhell.server.spectator.WATCHER`) gets the public view, which holds no hand.
+    A spectator (:data:`~ohhell.server.party.spectator.WATCHER`) gets the public view, which holds no hand.
     """
     if seat == WATCHER:
         return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal), game.number)

@@ -1,4 +1,4 @@
-"""The games and their action logs in the database: writes through the :class:`~ohhell.server.journal.Journal`
+"""The games and their action logs in the database: writes through the :class:`~ohhell.server.storage.journal.Journal`
 (many tables' actions in one transaction), reads straight from SQLite on the event loop or through SQLAlchemy's
 async engine (psycopg's asyncio connections) on PostgreSQL.
 
@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from ohhell.server.journal import (
+from ohhell.server.storage.journal import (
     AppendAction,
     ChangeGame,
     CreateGame,
@@ -28,7 +28,7 @@ from ohhell.server.journal import (
     StoredAction,
     progress_values,
 )
-from ohhell.server.models import ActionRow, GameRow
+from ohhell.server.storage.models import ActionRow, GameRow
 from ohhell.web.database import create_server_engine
 from ohhell.web.models import utc_now
 
