@@ -2,6 +2,8 @@
 // clock, who is watching, the host's tools, Play again. Everything here comes from the socket's "people" messages
 // (ohhell.server.party.live); game.js calls onPeople() with each one and decorate() after it draws the plates.
 
+import { fitFelt } from "./layout.js";
+
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -31,7 +33,6 @@ export function initPeople(options) {
       send({ type: "hand_over", seat });
     }
   });
-  $("play-again").addEventListener("click", () => send({ type: "again" }));
   setInterval(tick, 1000);
 }
 
@@ -61,6 +62,7 @@ export function onPeople(message) {
   people = message;
   const root = $("game");
   const waiting = message.status === "waiting";
+  const shown = root.classList.contains("waiting") !== waiting;
   root.classList.toggle("waiting", waiting);
   root.classList.add("party");
   root.dataset.people = message.status;
@@ -75,6 +77,7 @@ export function onPeople(message) {
   const watcher = message.you < 0;
   root.classList.toggle("watcher", watcher);
   if (waiting) renderWaiting(message, host);
+  else if (shown) fitFelt($("felt"), $("felt").closest(".table-area")); // the table, hidden until now, fits the screen
   $("watch-line").hidden = !message.watch;
   $("watch-link").value = absolute(message.watch);
   $("watching").textContent = message.watching.length ? `Watching: ${message.watching.join(", ")}` : "";
@@ -94,23 +97,42 @@ export function onPeople(message) {
     }
     if (keep) select.value = keep;
   }
-  const mine = message.seats[message.you];
-  const canAgain = message.over && !watcher && mine && !mine.gone;
-  $("again-box").hidden = !message.over || watcher;
-  $("play-again").disabled = !canAgain || mine.again || Boolean(message.moved_to);
-  const yes = message.seats.filter((s) => s.again).map((s) => s.name);
-  const waitingFor = message.seats.filter((s) => s.kind === "person" && !s.gone && !s.again).map((s) => s.name);
-  $("again-note").textContent = message.moved_to
-    ? "The new game has started."
-    : yes.length
-      ? `Play again: ${yes.join(", ")} said yes${waitingFor.length ? `; waiting for ${waitingFor.join(", ")}` : ""}.`
-      : "";
+  showAgain($("play-again"), $("again-note"));
   if (message.moved_to) moveTo(message.moved_to);
   if (message.to_act !== null && message.thinking_for !== null) {
     turnKey = `${message.to_act}`;
     turnStart = Date.now() - message.thinking_for * 1000;
   }
   decorate(table);
+}
+
+// Play again, for the Game over panel of a shared table (game.js puts it there as the panel's primary button): a
+// new game of the same people and rules once everyone still at the table says yes. Null at a table of one person
+// and for a spectator, who follows the table to the new game without being asked.
+export function playAgainControls() {
+  if (!people || people.you < 0) return null;
+  const button = el("button", "button primary", "Play again");
+  button.type = "button";
+  button.id = "play-again";
+  button.addEventListener("click", () => send({ type: "again" }));
+  const note = el("p", "again-note");
+  note.id = "again-note";
+  note.setAttribute("role", "status");
+  showAgain(button, note);
+  return { button, note };
+}
+
+function showAgain(button, note) {
+  if (!button || !people) return;
+  const mine = people.seats[people.you];
+  button.disabled = !people.over || !mine || Boolean(mine.gone) || mine.again || Boolean(people.moved_to);
+  const yes = people.seats.filter((s) => s.again).map((s) => s.name);
+  const waitingFor = people.seats.filter((s) => s.kind === "person" && !s.gone && !s.again).map((s) => s.name);
+  note.textContent = people.moved_to
+    ? "The new game has started."
+    : yes.length
+      ? `Play again: ${yes.join(", ")} said yes${waitingFor.length ? `; waiting for ${waitingFor.join(", ")}` : ""}.`
+      : "";
 }
 
 function renderWaiting(message, host) {
