@@ -12,11 +12,13 @@ too; elsewhere it is reached by scrolling, with nothing over it.
 from __future__ import annotations
 
 import os
+import re
+import time
 from collections.abc import Iterator
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from server.partypage import INSTANT, SharedTable, shared_table
 from server.serving import RunningServer
@@ -38,7 +40,8 @@ PROBLEMS: Final = """(sideBySide) => {
   const width = window.innerWidth, height = window.innerHeight;
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= width + 0.5 && r.bottom <= height + 0.5;
   const shown = (e) => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-  const label = (e) => e.id ? `#${e.id}` : (e.dataset.card || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40));
+  const label = (e) => e.id ? `#${e.id}`
+    : (e.dataset.card || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40));
   const covered = (e, x, y) => {
     const hit = document.elementFromPoint(x, y);
     return hit && (hit === e || e.contains(hit)) ? null : (hit ? label(hit) || hit.tagName : 'nothing');
@@ -69,12 +72,16 @@ PROBLEMS: Final = """(sideBySide) => {
   });
   const panel = document.getElementById('center-panel');
   if (!panel.hidden) {
-    for (const button of panel.querySelectorAll('button, a.button')) if (shown(button)) check(button, 'the panel button');
+    for (const button of panel.querySelectorAll('button, a.button')) {
+      if (shown(button)) check(button, 'the panel button');
+    }
   }
   const status = document.getElementById('status');
   if (status.classList.contains('your-turn')) check(status, '"Your turn"');
   const room = document.getElementById('waiting-room');
-  if (!room.hidden) for (const button of room.querySelectorAll('button')) if (shown(button)) reached(button, 'the waiting room button');
+  for (const button of room.hidden ? [] : room.querySelectorAll('button')) {
+    if (shown(button)) reached(button, 'the waiting room button');
+  }
   const input = document.getElementById('chat-text');
   if (shown(input)) {
     if (sideBySide && room.hidden) check(input, 'the chat'); else reached(input, 'the chat');
@@ -85,7 +92,8 @@ PROBLEMS: Final = """(sideBySide) => {
 
 def problems(page: Page) -> list[str]:
     page.wait_for_function(
-        "() => !document.getElementById('waiting-room').hidden || document.getElementById('game').dataset.idle === 'true'"
+        "() => !document.getElementById('waiting-room').hidden"
+        " || document.getElementById('game').dataset.idle === 'true'"
     )
     page.wait_for_timeout(60)  # the resize's redraw and the fonts have settled
     width = page.viewport_size["width"] if page.viewport_size else 0
@@ -134,9 +142,20 @@ def table(request: pytest.FixtureRequest, browser: Browser, server: RunningServe
 
 def test_every_person_sees_the_whole_table_from_the_start(table: SharedTable) -> None:
     """Problem 4 of issue 22: started from the waiting room at 1280x720, every page fits without a reload."""
+    opened = time.monotonic()
     chat(table, 8)
     check_every_size(table, "the waiting room")
+    table.host.page.wait_for_timeout(max(0, 6 - (time.monotonic() - opened)) * 1000)  # the room is 6 s old
     table.start()
+    # problem 9: the first person's clock counts from Start, not from when the waiting room opened
+    clocks = [
+        int(re.sub(r"\D", "", text) or 0) for text in table.host.page.locator(".thinking-clock").all_inner_texts()
+    ]
+    assert all(seconds < 4 for seconds in clocks), clocks
+    # problem 5: no Undo where the table does not allow it (several people), a spectator's page included
+    for person in [*table.people, table.spectator]:
+        assert person.page is not None
+        expect(person.page.locator("#undo-button")).to_be_hidden()
     wrong: list[str] = []
     for person in [*table.people, table.spectator]:
         assert person.page is not None
@@ -167,3 +186,23 @@ def test_play_again_is_the_way_on(table: SharedTable) -> None:
     assert "against computer players" in dialog.inner_text()
     page.click("#replay-dialog button[value='keep']")
     assert page.url == table.url
+
+
+def test_the_new_game_form_with_friends_fits_a_phone_and_its_menus_agree(
+    browser: Browser, server: RunningServer
+) -> None:
+    """Problems 7 and 10: the home page scrolled sideways by 12 px at 390 px (the list of other players; the
+    layout tests' phone, a mobile viewport, widened itself to fit instead), and the Players menu still said
+    "(you + 3 computers)" once a seat was a friend's."""
+    context = browser.new_context(viewport=SIZES[0])
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        page.select_option("#players", "7")
+        page.select_option("#computer-level-0", "friend")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[0]["width"]
+        assert page.locator("#players option:checked").inner_text() == "7 (you, 1 friend, 5 computers)"
+        page.select_option("#computer-level-0", "easy")
+        assert page.locator("#players option:checked").inner_text() == "7 (you + 6 computers)"
+    finally:
+        context.close()
