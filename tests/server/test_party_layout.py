@@ -142,15 +142,15 @@ def table(request: pytest.FixtureRequest, browser: Browser, server: RunningServe
 
 def test_every_person_sees_the_whole_table_from_the_start(table: SharedTable) -> None:
     """Problem 4 of issue 22: started from the waiting room at 1280x720, every page fits without a reload."""
+    host = table.host.page
+    assert host is not None
     opened = time.monotonic()
     chat(table, 8)
     check_every_size(table, "the waiting room")
-    table.host.page.wait_for_timeout(max(0, 6 - (time.monotonic() - opened)) * 1000)  # the room is 6 s old
+    host.wait_for_timeout(max(0, 6 - (time.monotonic() - opened)) * 1000)  # the room is 6 s old
     table.start()
     # problem 9: the first person's clock counts from Start, not from when the waiting room opened
-    clocks = [
-        int(re.sub(r"\D", "", text) or 0) for text in table.host.page.locator(".thinking-clock").all_inner_texts()
-    ]
+    clocks = [int(re.sub(r"\D", "", text) or 0) for text in host.locator(".thinking-clock").all_inner_texts()]
     assert all(seconds < 4 for seconds in clocks), clocks
     # problem 5: no Undo where the table does not allow it (several people), a spectator's page included
     for person in [*table.people, table.spectator]:
