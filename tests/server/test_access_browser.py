@@ -298,6 +298,18 @@ def test_the_shared_table_in_each_phase_and_a_spectators_page_pass_axe(browser: 
         watcher.goto(f"{host.locator('#watch-link').input_value()}?name=Dee")
         expect(host.locator("#start-game")).to_be_enabled()
         host.click("#start-game")
+        # chat by keyboard: Tab to the line, type, Enter; the friend's page has it in its live list of lines
+        keyboard_to(host, "#chat-text", presses=120)
+        host.keyboard.type("hello all")
+        host.keyboard.press("Enter")
+        line = friend.locator("#chat-lines .chat-line").last
+        expect(line).to_contain_text("Ann: hello all")
+        mute = line.locator(".chat-mute")
+        expect(mute).to_have_attribute("aria-pressed", "false")
+        mute.focus()
+        friend.keyboard.press("Enter")
+        expect(mute).to_have_attribute("aria-pressed", "true")
+        expect(mute).to_have_text("Unmute")
         people = [host, friend]
         assert_accessible(play_on(people, "bid"), "shared table: bidding", checked)
         assert_accessible(play_on(people, "play"), "shared table: mid-trick", checked)
