@@ -192,7 +192,7 @@ async function playBack(event, after) {
 function render(message, completedTrick = null) {
   state = message;
   const { game, deal } = message;
-  $("deal-number").textContent = game.number;
+  $("deal-number").textContent = game.number ?? "kept secret until the event closes";
   $("hand-title").textContent = deal.title;
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;

@@ -10,6 +10,7 @@ that person, with its numbers apart (:attr:`Move.details`).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
 from ohhell.bots.intent import Intent
 from ohhell.bots.public import PublicFacts, PublicReason, public_text, why
+from ohhell.game import Game
 from ohhell.view import SeatView
 
 HINT_LEVEL: Final = "normal"
@@ -78,3 +80,14 @@ def hint(view: SeatView, names: Sequence[str] | None = None) -> Move:
 def decide_seeded(level: str, view: SeatView, seed: str, names: Sequence[str] | None = None) -> Move:
     """:func:`decide` with a random generator seeded by ``seed`` (what a worker process is asked)."""
     return decide(level, view, random.Random(seed), names)
+
+
+def deal_seed(game: Game) -> str:
+    """A computer player's seed drawn from the deal and the moves alone: the game's number and every action so far.
+
+    Two tables dealt from the same number where the same moves were made give the same seed, so their computer
+    players make the same moves (a duplicate event's tables: :mod:`ohhell.web.events`); nothing of the clock or the
+    table's id goes in. The number is secret while the series is played, so a seat cannot work the seed out.
+    """
+    moves = ";".join(f"{deal.deal_index}:{seat}:{action}" for deal in game.deals for seat, action in deal.actions)
+    return hashlib.sha256(f"ohhell-deal-seed/1:{game.number}:{moves}".encode("ascii")).hexdigest()
