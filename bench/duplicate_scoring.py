@@ -1,6 +1,6 @@
 """Scoring a duplicate event: 1,000 entries of the daily deal's 25 hands, matchpoints and the standings.
 
-The points are drawn at random from the range a hand gives (−10 to 30), with a few entries given up; the figure
+The points are drawn at random from the range a hand gives (-10 to 30), with a few entries given up; the figure
 is the time :func:`ohhell.duplicate.scoring.score_event` takes for the whole event, the best of ``--rounds``
 (the scoring runs once per event, when it closes). A pool of instances splits the field; it is timed too.
 
