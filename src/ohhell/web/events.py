@@ -5,8 +5,8 @@ duplicate feature asks the game to deal an entry's table (:class:`EventGames`: i
 number and the seats, and never sends the number anywhere else); the game asks the duplicate feature whether a
 table is an event's entry (:class:`EventTables`), and plays such a table under the event's rules:
 
-- the computer players draw their randomness from the deal and the moves alone (never from the clock or the
-  table's id), so that two people making the same moves on the same deal meet the same computer moves;
+- the computer players draw their randomness from the deal and the moves alone, as at every table (never from the
+  clock or the table's id), so that two people making the same moves on the same deal meet the same computer moves;
 - no Undo, no Hint and no Show All Hands while the event is open, and no move after it has closed;
 - no replay of its deal before the event closes.
 

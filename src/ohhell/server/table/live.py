@@ -52,7 +52,7 @@ from ohhell.server.table.messages import (
     UndoMessage,
     parse_message,
 )
-from ohhell.server.table.players import deal_seed
+from ohhell.server.table.players import bot_seed
 from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
 from ohhell.server.table.thinkers import Thinkers
@@ -179,8 +179,9 @@ class Table:
         self.undo_by_host = False
         """Undo allowed by the table's host (a club whose admins allow it), even without computer players."""
         self.event: EventTable | None = None
-        """The duplicate event whose entry this table is (:mod:`ohhell.web.events`): its computer players' seeds come
-        from the deal and the moves, no Undo, Hint or Show All Hands, and no move once the event has closed."""
+        """The duplicate event whose entry this table is (:mod:`ohhell.web.events`): no Undo, Hint or Show All Hands,
+        no deal number sent, and no move once the event has closed (the computer players' seeds come from the deal
+        and the moves at every table, so the same moves meet the same computer moves)."""
         self.event_source: Callable[[int], Awaitable[EventTable | None]] | None = None
         """Where the event is read again before a person's move (its closing time is the database's)."""
         self.shown_deal = stored.shown_deal if self.has_humans else self.game.deal_index
@@ -619,8 +620,8 @@ class Table:
                 wait = self._change_wait()
                 seq = self.seq
                 view = self.game.view(seat)
+                seed = bot_seed(self.game)
                 level = self.seats[seat].level or "normal"
-                seed = deal_seed(self.game) if self.event is not None else f"ohhell-table:{self.id}:{seq}"
             if wait:
                 await asyncio.sleep(wait)
                 continue

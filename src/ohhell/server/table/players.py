@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ohhell.actions import Action
+from ohhell.actions import Action, action_text
 from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
 from ohhell.bots.intent import Intent
@@ -82,12 +82,13 @@ def decide_seeded(level: str, view: SeatView, seed: str, names: Sequence[str] | 
     return decide(level, view, random.Random(seed), names)
 
 
-def deal_seed(game: Game) -> str:
-    """A computer player's seed drawn from the deal and the moves alone: the game's number and every action so far.
+def bot_seed(game: Game) -> str:
+    """The seed of the computer player about to act: a secret function of the game's number and its moves so far.
 
-    Two tables dealt from the same number where the same moves were made give the same seed, so their computer
-    players make the same moves (a duplicate event's tables: :mod:`ohhell.web.events`); nothing of the clock or the
-    table's id goes in. The number is secret while the series is played, so a seat cannot work the seed out.
+    It is computed by the server and never sent; the bot is handed the seed, not the number, and its view holds no
+    number either. A public seed (the table's id and move count, say) would let a person replay a computer
+    player's choices for each hand it might hold and so read its cards; this one is as secret as the deal until
+    the series ends. The same deal with the same moves gives the same seed, hence the same computer moves.
     """
-    moves = ";".join(f"{deal.deal_index}:{seat}:{action}" for deal in game.deals for seat, action in deal.actions)
-    return hashlib.sha256(f"ohhell-deal-seed/1:{game.number}:{moves}".encode("ascii")).hexdigest()
+    moves = ",".join(f"{seat} {action_text(action)}" for deal in game.deals for seat, action in deal.actions)
+    return hashlib.sha256(f"ohhell-bot:{game.number}:{moves}".encode()).hexdigest()
