@@ -17,6 +17,7 @@ const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const scale = Number(root.dataset.animationScale || "1");
 const DELAYS = { bid: 650, card: 750, trick: 1500 };
+const TURNED_AWAY = 4429; // the socket's close code for too many of its kind (ohhell.server.pages.routes.FULL_CODE)
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
 const settings = loadSettings();
@@ -70,10 +71,15 @@ function connect() {
     $("connection").hidden = true;
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     const box = $("connection");
-    box.textContent = "Connection lost: reconnecting…";
     box.hidden = false;
+    if (event.code === TURNED_AWAY) {
+      // too many tabs of this seat, sockets of this address, or spectators: reconnecting would be turned away too
+      box.textContent = event.reason || "The server turned this page away: close other tabs, then reload.";
+      return;
+    }
+    box.textContent = "Connection lost: reconnecting…";
     setTimeout(connect, Math.min(4000, 250 * 2 ** retries++));
   });
 }
