@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -47,6 +47,8 @@ from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
+from ohhell.web.events import EventGames, EventTables, NoEvents
+from ohhell.web.models import utc_now
 from ohhell.web.pages import feature_templates
 from ohhell.web.results import ClubTables, NoResults, ResultsHook
 
@@ -130,12 +132,32 @@ def seat_of(stored: StoredGame, player: str) -> int | None:
     return None
 
 
-def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs: ClubTables | None = None) -> APIRouter:
+class EntryGames:
+    """:class:`~ohhell.web.events.EventGames`: the tables of a duplicate event's entries, stored like every game."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def start_entry(self, rules: dict[str, Any], number: int, seats: list[dict[str, Any]], owner: str) -> int:
+        """A new game dealt from the event's secret number; its id."""
+        stored = await self.tables.start(Rules.from_json(rules), number, [Seat.from_json(s) for s in seats], owner)
+        return stored.id
+
+
+def game_router(
+    config: ServerConfig,
+    results: ResultsHook | None = None,
+    clubs: ClubTables | None = None,
+    events: EventTables | None = None,
+    on_entry_games: Callable[[EventGames], None] | None = None,
+) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
 
     ``results`` is told of every series that ends, and ``clubs`` answers for club tables (the site wires the club's
-    store to both)."""
+    store to both); ``events`` says which games are duplicate events' entries, and ``on_entry_games`` is handed the
+    :class:`EntryGames` that deals them once the tables are up (the site wires the duplicate events' store)."""
     club_tables: ClubTables = clubs if clubs is not None else NoResults()
+    event_tables: EventTables = events if events is not None else NoEvents()
     holder: dict[str, Any] = {}
     messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
     messages_of_addresses = guards.Buckets(config.messages_per_address, 2 * config.messages_per_address)
@@ -157,9 +179,13 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             table = await open_table(stored, store, thinkers, parties, tables.change_window)
             table.undo_by_host = await club_tables.allows_undo(stored.id)
             table.on_play_again = club_tables.play_again
+            table.event = await event_tables.event_table(stored.id)
+            table.event_source = event_tables.event_table
             return table
 
         tables.opener = opener
+        if on_entry_games is not None:
+            on_entry_games(EntryGames(tables))
         relay = Relay(tables)
         await relay.start()
         holder["tables"], holder["relay"], holder["parties"] = tables, relay, parties
@@ -211,9 +237,16 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             raise HTTPException(403, NOT_YOURS)
         return stored
 
+    async def sealed_until_event_closes(game_id: int) -> None:
+        """403 for a duplicate event's entry while the event is open: others still play these cards."""
+        event = await event_tables.event_table(game_id)
+        if event is not None and utc_now() < event.closes_at:
+            raise HTTPException(403, "This is a duplicate event's deal: its hands are shown once the event has closed.")
+
     async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game, list[Undo]]:
         """The game and its engine state, rebuilt from the log (with its undos), for a player with a seat at it."""
         await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         stored = await tables().store.load(game_id)
         game, undos = rebuild_with_undos(stored)
         game.left = left_of(await parties().party(game_id))
@@ -265,11 +298,14 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             if party is not None and party.host == player_of(request):
                 code = (await parties().links(game_id)).get(JOIN)
                 invite = None if code is None else f"{str(request.base_url).rstrip('/')}/join/{code}"
+        event = await event_tables.event_table(game_id)
+        sealed = event is not None and utc_now() < event.closes_at
         return page(
             request,
             "game.html",
             game_id=stored.id,
-            number=stored.deal_number,
+            number="kept secret until the event closes" if sealed else stored.deal_number,
+            event_url=None if event is None else event.url,
             preset=rules.preset_name,
             draw=first_draw(rules, stored, -1 if seat is None else seat),
             invite_url=invite,
@@ -278,6 +314,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
 
     def count_new_game(request: Request) -> None:
@@ -321,6 +358,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
     async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
         """A new game with the same number, rules and seats: the same cards again."""
         old = await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         me = player_of(request)
         count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
