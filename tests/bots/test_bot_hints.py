@@ -8,10 +8,11 @@ import re
 import pytest
 from botkit import SEARCH, decide, hooked_dealer, view_to_act
 
+from ohhell import Game
 from ohhell.actions import action_text, argument_of, verb_of
 from ohhell.bots import make_bot
 from ohhell.bots.base import Decision
-from ohhell.bots.hints import COUNT_ON, MAY_TAKE, explain, figure, hint, suggest
+from ohhell.bots.hints import COUNT_ON, MAY_TAKE, SHARED_CHANCE, explain, figure, hint, suggest
 from ohhell.bots.intent import Intent
 from ohhell.bots.public import card_words
 from ohhell.cards import SUIT_NAMES, card_name, card_text
@@ -74,8 +75,26 @@ def test_the_chosen_action_is_the_best_option_and_the_details_list_every_figure(
                 for option in decision.options[:6]:
                     assert f"{option_words(option.action)}: {figure(option.value)}" in details
         for card, chance in decision.card_chances:
-            assert (f"{card_name(card)} {chance:.0%}" in details) == (chance >= 0.005)
+            assert chance_named(details, card, chance) == (chance >= 0.005)
         assert not re.search(r"(?<![\d.])-?0\.0(?!\d)", details), details  # no 0.0 noise
+
+
+def chance_named(details: str, card: int, chance: float) -> bool:
+    """Whether the details give ``card`` its chance: alone ("ace of spades 93%") or in a group sharing it."""
+    name, shown = card_name(card), f"{chance:.0%}"
+    shared = rf"{re.escape(shown)} each for [^.;]*\bthe {re.escape(name)}(?![\w])"
+    return f"{name} {shown}" in details or re.search(shared, details) is not None
+
+
+def test_the_cards_of_a_big_hand_that_share_one_chance_are_named_together() -> None:
+    """Issue 22: a 13-card hand's hint listed card after card at one same figure, as if each had been worked out;
+    they share the calibration's lowest rate, and the details say it once for all of them."""
+    game = Game(Rules.preset("full", players=4, schedule="down-from-max"), number=1)
+    advice = hint(game.view(game.to_act), "normal", random.Random(0))
+    chances = advice.details[-1]
+    figures = re.findall(r"\b(\d+)%", chances)
+    assert all(figures.count(f) < SHARED_CHANCE for f in figures), chances  # a figure many cards share: said once
+    assert re.search(r"\d+% each for the [^;]+ and the ", chances), chances
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])

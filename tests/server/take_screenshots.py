@@ -12,12 +12,13 @@ import tempfile
 from pathlib import Path
 from typing import Final
 
-from playwright.sync_api import Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from chromium import CHROMIUM, CHROMIUM_FLAGS
 from server.duplicateplay import close_now, enter, event_on, last_move, play
+from server.partypage import INSTANT, shared_table
 from server.seriesplay import first_move
 from server.serving import RunningServer, player, run_async
 from server.tablepage import TablePage, number_where_you_deal_first
@@ -94,6 +95,29 @@ def duplicate_results(page: Page, server: RunningServer) -> None:
     shoot(page, "duplicate-results")
 
 
+def shared_table_shots(browser: Browser, server: RunningServer) -> None:
+    """A table of three people and a computer player at a laptop's size, with a spectator: the waiting room, a
+    trick under way, the game over with Play again (the host's page) and the spectator's page."""
+    table = shared_table(browser, server, ["Ann", "Bea", "Cy"], 1, LAPTOP, settings=INSTANT)
+    try:
+        host = table.host.page
+        assert host is not None
+        for page, line in ((host, "Ready when you are"), (table.people[1].page, "Good luck, all")):
+            assert page is not None
+            page.fill("#chat-text", line)
+            page.click("#chat-send")
+        shoot(host, "friends-waiting-room")
+        table.start()
+        table.play_until("play")
+        shoot(host, "friends-table")
+        table.play_until("over")
+        shoot(host, "friends-game-over")
+        assert table.spectator.page is not None
+        shoot(table.spectator.page, "friends-spectator")
+    finally:
+        table.close()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -168,6 +192,7 @@ def main() -> None:
                 phone.tool("#tool-menu summary")
                 shoot(phone.page, "phone-menu")
                 duplicate_results(browser.new_page(viewport=LAPTOP), server)
+                shared_table_shots(browser, server)
                 browser.close()
         finally:
             server.stop()

@@ -142,6 +142,10 @@ def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(browser: Brow
     host.click("#new-invite")
     club_url = host.url.split("?")[0]
     invite = host.locator(".invite-link").first.inner_text()
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    host.locator(".copy-invite").first.click()  # issue 22: the invite link has a Copy button
+    expect(host.locator(".copy-invite").first).to_have_text("Copied")
+    assert host.evaluate("navigator.clipboard.readText()") == invite
     for member in members:
         member.goto(invite)
         member.click("#join-club")

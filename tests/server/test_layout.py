@@ -139,6 +139,10 @@ def test_the_bidding_panel_and_every_card_fit_the_screen(sized: TablePage, cards
     sized.page.click("#hint-button")
     sized.page.locator("#notice .hint-numbers summary").click()
     check_table(sized.page, cards, "bidding")
+    # the Hint's close button sits beside its text, not over it
+    close, head = (sized.page.locator(f"#notice {part}").bounding_box() for part in (".notice-close", ".hint-head"))
+    assert close is not None and head is not None
+    assert close["x"] >= head["x"] + head["width"] or close["y"] >= head["y"] + head["height"], (close, head)
 
 
 def test_seven_players_bidding_on_seven_cards_fit(sized: TablePage) -> None:

@@ -108,6 +108,11 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
                     page.wait_for_function(
                         "() => !document.querySelector(\".plate[data-seat='1']\").classList.contains('to-act')"
                     )
+                    # Why? names who gave each reason: no empty level badge for the computer playing for Bea
+                    page.click("#why-button")
+                    badges = page.locator("#why-list .level").all_inner_texts()
+                    assert all(badges) and any(b == "Computer playing for Bea" for b in badges), badges
+                    page.keyboard.press("Escape")
                     bea.open(game_url)  # the same browser takes the seat back at once
                     expect(page.locator(".plate[data-seat='1'] .people-tag")).to_have_text(
                         "Person · connected", timeout=20_000

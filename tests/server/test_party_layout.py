@@ -145,6 +145,9 @@ def test_every_person_sees_the_whole_table_from_the_start(table: SharedTable) ->
     host = table.host.page
     assert host is not None
     opened = time.monotonic()
+    # problem 10: the rules in words, not "tricks+10 scoring" nor a preset's name for changed hand sizes
+    rules = host.inner_text("#waiting-rules")
+    assert rules.startswith("Short, ") and "points: 1 a trick, 10 more for an exact bid" in rules, rules
     chat(table, 8)
     check_every_size(table, "the waiting room")
     host.wait_for_timeout(max(0, 6 - (time.monotonic() - opened)) * 1000)  # the room is 6 s old

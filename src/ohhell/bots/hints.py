@@ -159,6 +159,40 @@ def _play_reason(decision: Decision, view: SeatView, names: Sequence[str] | None
     return f"Play {card_words(card)}: {situation}, {'but' if contrary else 'and'} {aim}."
 
 
+SHARED_CHANCE: Final = 3
+"""From this many cards with the same chance, a hint's details name the chance once for all of them."""
+
+
+def _chances_listed(chances: Sequence[tuple[Card, float]]) -> str:
+    """Each card's chance, best first; cards that share one chance (as printed) together, the chance said once.
+
+    Many cards of a big hand share one figure: the Normal player's counted chances are mapped to the winning rates
+    observed for cards so counted (:data:`ohhell.bots.chances.CALIBRATION`), and every card it counts as all but
+    hopeless gets that group's lowest rate, 6% or so. Listed one by one ("king of hearts 6%, 5 of diamonds 6%,
+    ...") they read like a figure for each card; together they say what they are.
+
+    >>> _chances_listed([(51, 0.93), (24, 0.06), (3, 0.06), (8, 0.06)])
+    'ace of clubs 93%, and 6% each for the king of hearts, the 5 of spades and the 10 of spades'
+    """
+    shown = [(c, f"{p:.0%}") for c, p in chances]
+    counts: dict[str, int] = {}
+    for _, figure_text in shown:
+        counts[figure_text] = counts.get(figure_text, 0) + 1
+    parts, grouped = [], set()
+    for _, figure_text in shown:
+        if counts[figure_text] >= SHARED_CHANCE and figure_text not in grouped:
+            grouped.add(figure_text)
+            cards = [card_name(c) for c, f in shown if f == figure_text]
+            named = ", ".join(f"the {name}" for name in cards[:-1]) + f" and the {cards[-1]}"
+            parts.append(f"{figure_text} each for {named}")
+    single = [f"{card_name(c)} {f}" for c, f in shown if counts[f] < SHARED_CHANCE]
+    if not parts:
+        return ", ".join(single)
+    if not single:
+        return "; ".join(parts)
+    return f"{', '.join(single)}, and {'; '.join(parts)}"
+
+
 def _details(decision: Decision) -> tuple[str, ...]:
     """The numbers behind a decision, a line each: what was searched, the expected tricks, options, card chances."""
     lines = []
@@ -195,9 +229,8 @@ def _details(decision: Decision) -> tuple[str, ...]:
                 f"{label}: none for any of your cards." if len(decision.card_chances) > 1 else f"{label}: none."
             )
         else:
-            listed = ", ".join(f"{card_name(c)} {p:.0%}" for c, p in some)
             rest = len(decision.card_chances) - len(some)
-            lines.append(f"{label}: {listed}{'; none for the others' if rest else ''}.")
+            lines.append(f"{label}: {_chances_listed(some)}{'; none for the others' if rest else ''}.")
     return tuple(lines)
 
 

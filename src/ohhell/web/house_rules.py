@@ -11,7 +11,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ohhell.rules import PRESETS
+from ohhell.rules import PRESETS, Rules
 
 PRESET_TITLES: Final = {
     "full": "Full: 10 cards down to 1 and back up",
@@ -110,3 +110,29 @@ def preset_defaults() -> dict[str, dict[str, Any]]:
             "special_cards": rules.special_cards,
         }
     return out
+
+
+def rules_in_words(rules: Rules) -> str:
+    """The rules of a table in words for the people at it (the waiting room, the invite link's page): the preset's
+    name only while its hand sizes are kept, then the hands, the scoring and the hook said out, with no jargon.
+
+    >>> for part in rules_in_words(Rules.preset("up-and-down", players=4, schedule="seven")).split("; "):
+    ...     print(part)
+    House rules, 4 players: 13 hands of 7 6 … 6 7 cards
+    points: 10 plus the bid for an exact bid, else nothing
+    the dealer may not make the bids add up to the tricks
+    >>> rules_in_words(Rules.preset("short", players=3)).split("; ")[0]
+    'Short, 3 players: 9 hands of 5 4 3 2 1 2 3 4 5 cards'
+    """
+    sizes = rules.hand_sizes
+    shape = " ".join(map(str, sizes)) if len(sizes) <= 9 else f"{sizes[0]} {sizes[1]} … {sizes[-2]} {sizes[-1]}"
+    kept = rules.preset_name in PRESETS and Rules.preset(rules.preset_name, players=rules.players).hand_sizes == sizes
+    name = PRESET_TITLES[rules.preset_name].split(":")[0] if kept else "House rules"
+    parts = [
+        f"{name}, {rules.players} players: {len(sizes)} hand{'s' if len(sizes) != 1 else ''} of {shape} cards",
+        f"points: {SCORING_TITLES.get(rules.scoring, rules.scoring)}",
+        "the dealer may not make the bids add up to the tricks" if rules.hook else "the bids may add up to the tricks",
+    ]
+    if rules.special_cards:
+        parts.append("with Magicians and Jesters")
+    return "; ".join(parts)

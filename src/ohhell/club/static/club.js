@@ -26,3 +26,15 @@ form?.addEventListener("submit", async (event) => {
   }
   window.location.href = answer.url;
 });
+
+// Copy an invite link (the buttons beside each one); the button says it was copied.
+for (const button of document.querySelectorAll(".copy-invite")) {
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(button.dataset.copy);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Select the link to copy it";
+    }
+  });
+}

@@ -62,6 +62,7 @@ from ohhell.server.table.messages import (
 from ohhell.server.table.seats import COMPUTER_NAMES, Seat
 from ohhell.server.table.thinkers import Thinkers
 from ohhell.web.guards import Buckets
+from ohhell.web.house_rules import rules_in_words
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +212,7 @@ class PartyTable(Table):
             "to_act": to_act,
             "thinking_for": round(time.monotonic() - self.turn_began, 1) if to_act is not None else None,
             "settings": dict(self.settings),
-            "rules": Rules.from_json(self.rules_json).describe(),
+            "rules": rules_in_words(Rules.from_json(self.rules_json)),
             "invite": f"/join/{self.links[JOIN]}" if host and JOIN in self.links else None,
             "watch": f"/watch/{self.links[WATCH]}" if viewer != WATCHER and WATCH in self.links else None,
             "over": game.is_over,

@@ -21,6 +21,7 @@ from ohhell.server.party.spectator import WATCHER
 from ohhell.server.party.store import JOIN, WAITING, WATCH, PartyStore, SeatTakenError
 from ohhell.server.storage.store import GameNotFoundError, Store
 from ohhell.server.table.seats import OWN_SEAT
+from ohhell.web.house_rules import rules_in_words
 from ohhell.web.results import ClubTables
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
@@ -106,7 +107,7 @@ def party_routes(
             code=code,
             started=party.status != WAITING,
             host=party.claims.get(0, ("", "The host"))[1],
-            rules=Rules.from_json(stored.rules).describe(),
+            rules=rules_in_words(Rules.from_json(stored.rules)),
             seats=seats,
             free=[s for s in seats if s["free"]],
         )

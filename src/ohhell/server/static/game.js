@@ -746,11 +746,17 @@ function showWhy() {
   for (const entry of reasons) {
     const item = el("li");
     item.append(el("strong", "", entry.sentence));
-    item.append(el("span", "level", levelName(state.game.players[entry.seat].level)));
+    item.append(whyBadge(entry.seat));
     item.append(el("p", "", entry.reason));
     list.append(item);
   }
   $("why-dialog").showModal();
+}
+
+// Who gave a reason in Why?: a computer player's level, or a computer player playing for an absent person.
+function whyBadge(seat) {
+  const player = state.game.players[seat];
+  return el("span", "level", player.level ? levelName(player.level) : `Computer playing for ${player.name}`);
 }
 
 function showLastTrick() {
