@@ -8,12 +8,14 @@ import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date, timedelta
 from pathlib import Path
 
-import httpx
 import pytest
 
+from ohhell.duplicate.store import DuplicateStore
 from ohhell.rules import Rules
+from ohhell.site import schema
 from server.accounts import post_form, signed_up
 from server.duplicateplay import close_now, enter, event_on, logs_of, numbers_of, numbers_that_deal, one_message, play
 from server.leaks import cards_mentioned
@@ -139,15 +141,10 @@ def test_a_club_event_for_members_only_with_its_results_on_the_club_page(fresh_s
 
 
 def test_the_close_is_scored_by_one_process(tmp_path: Path) -> None:
-    from ohhell.duplicate.store import DuplicateStore
-    from ohhell.site import schema
-
     url = f"sqlite:///{tmp_path / 'events.sqlite3'}"
     schema.upgrade(url)
 
     async def main() -> list[list[int]]:
-        from datetime import date, timedelta
-
         store = DuplicateStore(url)
         other = DuplicateStore(url)
         try:
@@ -162,7 +159,6 @@ def test_the_close_is_scored_by_one_process(tmp_path: Path) -> None:
             await other.close()
 
     assert sorted(run_async(main)) == [[], [1]]
-    assert httpx  # the module's clients above
 
 
 def test_the_daily_deal_over_two_processes_on_postgresql(two_servers: tuple[RunningServer, RunningServer]) -> None:
