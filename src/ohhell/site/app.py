@@ -31,6 +31,7 @@ from ohhell.web import failures
 from ohhell.web.accounts.csrf import OriginCheck
 from ohhell.web.accounts.routes import account_router
 from ohhell.web.accounts.sessions import AccountSessions
+from ohhell.web.accounts.sockets import OpenSockets
 from ohhell.web.accounts.store import AccountStore
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
@@ -63,6 +64,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     problem: dict[str, str | None] = {"database": None}
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url)
+    sockets = OpenSockets()  # the seats' sockets by session: ending a session closes them on every process
 
     async def bring_schema_up_to_date(app: FastAPI) -> bool:
         try:
@@ -117,8 +119,10 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
-    app.include_router(game_router(config, clubs, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
-    app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
+    app.include_router(
+        game_router(config, clubs, clubs, sockets)
+    )  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(account_router(accounts, sockets))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
     app.include_router(club_router(clubs, accounts))  # /club: statistics, clubs, the Collection (ohhell.club)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
     app.include_router(transfer_router(config))  # moving your games: /transfer, /api/transfer (ohhell.transfer)

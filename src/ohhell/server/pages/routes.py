@@ -36,6 +36,7 @@ from ohhell.server.table.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.table.thinkers import Thinkers
 from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
+from ohhell.web.accounts.sockets import SIGNED_OUT_CODE, HeldSocket, OpenSockets
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
@@ -104,12 +105,19 @@ def seat_of(stored: StoredGame, player: str) -> int | None:
     return None
 
 
-def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs: ClubTables | None = None) -> APIRouter:
+def game_router(
+    config: ServerConfig,
+    results: ResultsHook | None = None,
+    clubs: ClubTables | None = None,
+    sockets: OpenSockets | None = None,
+) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
 
     ``results`` is told of every series that ends, and ``clubs`` answers for club tables (the site wires the club's
-    store to both)."""
+    store to both); ``sockets`` keeps the seats' sockets by session, so that ending a session closes them (the site
+    shares it with the accounts)."""
     club_tables: ClubTables = clubs if clubs is not None else NoResults()
+    open_sockets = sockets if sockets is not None else OpenSockets()
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -118,6 +126,8 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
+        hub.hear(open_sockets.heard)  # sessions ended on any process: their sockets here close
+        open_sockets.announce_with(hub.announce)
         tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub, results)
         parties = PartyStore(store)
 
@@ -309,7 +319,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             return
         player = identity.scope_player(websocket.scope)  # the cookie's key, or the signed-in account's
         if player is None:
-            await websocket.close(code=4401, reason="open the game page first")
+            await websocket.close(code=SIGNED_OUT_CODE, reason="open the game page first")
             return
         try:
             stored = await tables().store.game(game_id)
@@ -329,7 +339,16 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             return
         await websocket.accept()
         connection = SocketConnection(websocket, seat)
-        await serve_socket(websocket, game_id, connection, connection.outbox)
+
+        async def signed_out(code: int, reason: str) -> None:
+            await connection.outbox.aclose()
+            await websocket.close(code=code, reason=reason)
+
+        held = open_sockets.hold(websocket.scope, signed_out)
+        try:
+            await serve_socket(websocket, game_id, connection, connection.outbox, held)
+        finally:
+            open_sockets.release(held)
 
     @router.websocket("/ws/watch/{code}")
     async def watch_socket(websocket: WebSocket, code: str) -> None:
@@ -349,8 +368,11 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         watcher = WatcherConnection(outbox.send, watcher_name(websocket))
         await serve_socket(websocket, game_id, watcher, outbox)
 
-    async def serve_socket(websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox) -> None:
-        """Seat an accepted socket's connection at its table and pass its messages on until it closes."""
+    async def serve_socket(
+        websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox, held: HeldSocket | None = None
+    ) -> None:
+        """Seat an accepted socket's connection at its table and pass its messages on until it closes (or, for a
+        seat's socket, until its session ends: ``held``, :mod:`ohhell.web.accounts.sockets`)."""
         try:
             link = await relay().connect(game_id, connection)
         except (GameNotFoundError, TableClosedError, *failures.DATABASE_ERRORS):
@@ -362,8 +384,8 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         try:
             while True:
                 message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
+                if message["type"] == "websocket.disconnect" or (held is not None and held.ended):
+                    break  # signed out: nothing more it sends reaches the table, and it is being closed
                 verdict = limit.take()
                 if verdict == "close":
                     await outbox.flush()  # the refusals already queued reach the page before it is closed

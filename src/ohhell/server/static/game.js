@@ -42,6 +42,7 @@ const sleep = (kind) => {
 };
 
 let socket = null;
+const SIGNED_OUT = 4401; // the close code of a socket whose session ended (ohhell.web.accounts.sockets)
 let retries = 0;
 let state = null;
 let queue = [];
@@ -67,10 +68,16 @@ function connect() {
     $("connection").hidden = true;
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     const box = $("connection");
-    box.textContent = "Connection lost: reconnecting…";
     box.hidden = false;
+    if (event.code === SIGNED_OUT) {
+      // the session ended (signed out, a new password, the account deleted): reconnecting would not help
+      box.textContent = "Signed out: this table no longer plays for you here. Sign in again, then reload the page.";
+      root.dataset.signedOut = "true";
+      return;
+    }
+    box.textContent = "Connection lost: reconnecting…";
     setTimeout(connect, Math.min(4000, 250 * 2 ** retries++));
   });
 }
