@@ -9,6 +9,8 @@ says which human seats are yours.
 from __future__ import annotations
 
 import asyncio
+import math
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,7 +32,14 @@ from ohhell.server.processes.hub import Hub, RedisHub, SoloHub
 from ohhell.server.processes.relay import Relay
 from ohhell.server.storage.store import GameNotFoundError, Store, StoredGame
 from ohhell.server.table import wording
-from ohhell.server.table.live import CHANGE_WINDOW, Table, TableClosedError, Tables, rebuild_with_undos
+from ohhell.server.table.live import (
+    CHANGE_WINDOW,
+    Table,
+    TableClosedError,
+    TableFullError,
+    Tables,
+    rebuild_with_undos,
+)
 from ohhell.server.table.outbox import Outbox
 from ohhell.server.table.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.table.thinkers import Thinkers
@@ -50,17 +59,34 @@ NOT_YOURS: Final = (
 )
 
 
+FULL_CODE: Final = 4429
+"""The close code of a socket turned away for too many of its kind (a seat's tabs, an address's sockets, a table's
+spectators): the page shows the reason and does not reconnect by itself."""
+NEW_GAMES_WINDOW: Final = 600.0
+"""``new_games_per_address`` and ``new_games_per_player`` are counted over 10 minutes."""
+
+
+async def refuse_socket(websocket: WebSocket, outbox: Outbox, reason: str) -> None:
+    """Close an accepted socket with :data:`FULL_CODE` and the reason, after what it was sent already."""
+    await outbox.flush()
+    await websocket.close(code=FULL_CODE, reason=reason[:120])
+
+
 class SocketConnection:
     """A browser's WebSocket, seated at one seat of a table; what the table sends it waits in its outbox."""
 
     def __init__(self, websocket: WebSocket, seat: int) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.address = guards.client_address(websocket.scope)
         self.outbox = Outbox(websocket)
 
     async def send(self, text: str) -> None:
         """Queue one message for the socket (:mod:`ohhell.server.table.outbox`: a reader falling behind is closed)."""
         await self.outbox.send(text)
+
+    async def refuse(self, reason: str) -> None:
+        await refuse_socket(self.websocket, self.outbox, reason)
 
 
 def game_summary(stored: StoredGame) -> dict[str, Any]:
@@ -117,8 +143,14 @@ def game_router(
     store to both); ``sockets`` keeps the seats' sockets by session, so that ending a session closes them (the site
     shares it with the accounts)."""
     club_tables: ClubTables = clubs if clubs is not None else NoResults()
-    open_sockets = sockets if sockets is not None else OpenSockets()
+    session_sockets = sockets if sockets is not None else OpenSockets()
     holder: dict[str, Any] = {}
+    messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
+    messages_of_addresses = guards.Buckets(config.messages_per_address, 2 * config.messages_per_address)
+    games_of_players = guards.Buckets(config.new_games_per_player / NEW_GAMES_WINDOW, config.new_games_per_player)
+    games_of_addresses = guards.Buckets(config.new_games_per_address / NEW_GAMES_WINDOW, config.new_games_per_address)
+    open_sockets: Counter[str] = Counter()
+    """This process's open game and watch sockets, by address."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -126,8 +158,8 @@ def game_router(
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
-        hub.hear(open_sockets.heard)  # sessions ended on any process: their sockets here close
-        open_sockets.announce_with(hub.announce)
+        hub.hear(session_sockets.heard)  # sessions ended on any process: their sockets here close
+        session_sockets.announce_with(hub.announce)
         tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub, results)
         parties = PartyStore(store)
 
@@ -258,6 +290,21 @@ def game_router(
         stored = await own_game(request, game_id)
         return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
 
+    def count_new_game(request: Request) -> None:
+        """Count a new game against its player and its address, or refuse it (429, with ``Retry-After``)."""
+        player, address = player_of(request), guards.client_address(request.scope)
+        waits = (games_of_players.wait(player), games_of_addresses.wait(address))
+        if max(waits) > 0:
+            after = math.ceil(max(waits))
+            whose = "your browser or account" if waits[0] >= waits[1] else "your address"
+            raise HTTPException(
+                429,
+                f"Too many new games from {whose}: try again in {after} seconds.",
+                headers={"Retry-After": str(after)},
+            )
+        games_of_players.take(player)
+        games_of_addresses.take(address)
+
     # ----------------------------------------------------------------- API
 
     @router.get("/api/games")
@@ -272,6 +319,7 @@ def game_router(
             raise HTTPException(400, str(exc)) from None
         if body.club is not None and not await club_tables.may_take_seat(body.club, player_of(request)):
             raise HTTPException(403, "club: only a member of the club may open its table (sign in first).")
+        count_new_game(request)
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         if body.friends:
             await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
@@ -284,6 +332,7 @@ def game_router(
         """A new game with the same number, rules and seats: the same cards again."""
         old = await own_game(request, game_id)
         me = player_of(request)
+        count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
         seats = [  # the others' seats of a table of several people are computer players in one's own replay
             Seat.human(s.name, me)
@@ -344,11 +393,11 @@ def game_router(
             await connection.outbox.aclose()
             await websocket.close(code=code, reason=reason)
 
-        held = open_sockets.hold(websocket.scope, signed_out)
+        held = session_sockets.hold(websocket.scope, signed_out)
         try:
-            await serve_socket(websocket, game_id, connection, connection.outbox, held)
+            await serve_socket(websocket, game_id, connection, connection.outbox, player, held)
         finally:
-            open_sockets.release(held)
+            session_sockets.release(held)
 
     @router.websocket("/ws/watch/{code}")
     async def watch_socket(websocket: WebSocket, code: str) -> None:
@@ -365,22 +414,64 @@ def game_router(
             return
         await websocket.accept()
         outbox = Outbox(websocket)
-        watcher = WatcherConnection(outbox.send, watcher_name(websocket))
-        await serve_socket(websocket, game_id, watcher, outbox)
+        address = guards.client_address(websocket.scope)
+        watcher = WatcherConnection(
+            outbox.send, watcher_name(websocket), address, lambda reason: refuse_socket(websocket, outbox, reason)
+        )
+        await serve_socket(websocket, game_id, watcher, outbox, None)
 
     async def serve_socket(
-        websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox, held: HeldSocket | None = None
+        websocket: WebSocket,
+        game_id: int,
+        connection: Any,
+        outbox: Outbox,
+        player: str | None,
+        held: HeldSocket | None = None,
     ) -> None:
         """Seat an accepted socket's connection at its table and pass its messages on until it closes (or, for a
-        seat's socket, until its session ends: ``held``, :mod:`ohhell.web.accounts.sockets`)."""
+        seat's socket, until its session ends: ``held``, :mod:`ohhell.web.accounts.sockets`).
+
+        ``player``: whose socket it is (``None``: a spectator's, who is known by the address alone). The address
+        may hold ``sockets_per_address`` open at once in this process; messages are counted against the person's
+        and the address's buckets, shared by all their sockets.
+        """
+        address = guards.client_address(websocket.scope)
+        if open_sockets[address] >= config.sockets_per_address:
+            await refuse_socket(
+                websocket, outbox, f"Too many connections from your address ({config.sockets_per_address}): close some."
+            )
+            await outbox.aclose()
+            return
+        open_sockets[address] += 1
+        try:
+            person = ("player", player) if player else ("watching", address)
+            await pass_messages(websocket, game_id, connection, outbox, person, address, held)
+        finally:
+            open_sockets[address] -= 1
+            if not open_sockets[address]:
+                del open_sockets[address]
+
+    async def pass_messages(
+        websocket: WebSocket,
+        game_id: int,
+        connection: Any,
+        outbox: Outbox,
+        person: tuple[str, str],
+        address: str,
+        held: HeldSocket | None,
+    ) -> None:
         try:
             link = await relay().connect(game_id, connection)
+        except TableFullError as full:  # the seat's tabs, the table's spectators
+            await refuse_socket(websocket, outbox, str(full))
+            await outbox.aclose()
+            return
         except (GameNotFoundError, TableClosedError, *failures.DATABASE_ERRORS):
-            await outbox.flush()  # a refusal the table sent (a full table of spectators) reaches the page first
+            await outbox.flush()
             await outbox.aclose()
             await websocket.close(code=1013, reason="the table cannot be reached now: try again")
             return
-        limit = guards.RateLimit()
+        limit = guards.RateLimit(messages_of_people, messages_of_addresses, person, address)
         try:
             while True:
                 message = await websocket.receive()

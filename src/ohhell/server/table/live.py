@@ -52,6 +52,7 @@ from ohhell.server.table.messages import (
     UndoMessage,
     parse_message,
 )
+from ohhell.server.table.players import bot_seed
 from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
 from ohhell.server.table.thinkers import Thinkers
@@ -81,6 +82,16 @@ class Connection(Protocol):
 
     async def send(self, text: str) -> None:
         """Send one message (JSON text); raise if the connection is gone."""
+
+
+MAX_SOCKETS_PER_SEAT: Final = 4
+"""Connections one seat may hold at a table at once (tabs, windows, a phone): one more is refused, the ones open
+stay (closing an old tab the person may be looking at would be worse). Every process's sockets count, as the table's
+owner holds them all."""
+
+
+class TableFullError(RuntimeError):
+    """The table takes no more connections of this kind (a seat's sockets, spectators): the reason, in words."""
 
 
 class CorruptLogError(RuntimeError):
@@ -236,6 +247,7 @@ class Table:
         async with self._lock:
             if self.closed:
                 raise TableClosedError(f"table {self.id} was let go")
+            self._check_room(connection.seat)
             message, sent = snapshot.full_state(self.game, self.facts, connection.seat)
             seated = self._seated.setdefault(connection.seat, _Seated([], sent))
             seated.sent = sent  # the seat's other connections hold this same state
@@ -244,6 +256,15 @@ class Table:
             if self.saving_fails:
                 await self._send(connection, encode(_notice_saving(True)))
         self.wake_computer_players()
+
+    def _check_room(self, seat: int) -> None:
+        """Refuse one more connection of a seat that holds :data:`MAX_SOCKETS_PER_SEAT` (:class:`TableFullError`)."""
+        seated = self._seated.get(seat)
+        if seat >= 0 and seated is not None and len(seated.connections) >= MAX_SOCKETS_PER_SEAT:
+            raise TableFullError(
+                f"This game is open in {MAX_SOCKETS_PER_SEAT} tabs or windows already:"
+                " close one, then reload this page."
+            )
 
     def leave(self, connection: Connection) -> None:
         """Forget a closed connection."""
@@ -296,14 +317,17 @@ class Table:
         await self._send_state(connection)
 
     async def _send_state(self, connection: Connection) -> None:
-        """The whole table again, for one connection (the seat's record of what it was told is reset with it)."""
+        """The whole table again, for the one connection that asked (under the lock).
+
+        The seat's other connections are not sent it: every change went to all of them, so they hold what this
+        state says already, and the seat's record of what it was told is this state too (as when one joins). A
+        ``sync`` costs the one state, however many sockets the seat has open.
+        """
         message, sent = snapshot.full_state(self.game, self.facts, connection.seat)
         seated = self._seated.get(connection.seat)
-        if seated is not None and seated.connections == [connection]:
+        if seated is not None:
             seated.sent = sent
-            await self._send(connection, encode(self._with_undo(message, connection.seat)))
-        else:  # the seat's other connections must hold the same state, for the next changes to fit
-            await self._broadcast_states({connection.seat})
+        await self._send(connection, encode(self._with_undo(message, connection.seat)))
 
     async def _send(self, connection: Connection, text: str) -> None:
         try:
@@ -319,11 +343,9 @@ class Table:
             for connection in list(seated.connections):
                 await self._send(connection, text)
 
-    async def _broadcast_states(self, seats: set[int] | None = None) -> None:
-        """The whole table to every connected seat (or to ``seats``)."""
+    async def _broadcast_states(self) -> None:
+        """The whole table to every connected seat."""
         for seat, seated in list(self._seated.items()):
-            if seats is not None and seat not in seats:
-                continue
             message, seated.sent = snapshot.full_state(self.game, self.facts, seat)
             text = encode(self._with_undo(message, seat))
             for connection in list(seated.connections):
@@ -580,11 +602,12 @@ class Table:
                 wait = self._change_wait()
                 seq = self.seq
                 view = self.game.view(seat)
+                seed = bot_seed(self.game)
                 level = self.seats[seat].level or "normal"
             if wait:
                 await asyncio.sleep(wait)
                 continue
-            move = await self.thinkers.decide(level, view, f"ohhell-table:{self.id}:{seq}", self.names)
+            move = await self.thinkers.decide(level, view, seed, self.names)
             await self._act_until_saved(seat, seq, move.action, move.reason)
 
     async def _act_until_saved(self, seat: int, seq: int, action: Action, reason: str) -> None:

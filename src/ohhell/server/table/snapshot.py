@@ -59,10 +59,10 @@ def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
     A spectator (:data:`~ohhell.server.party.spectator.WATCHER`) gets the public view, which holds no hand.
     """
     if seat == WATCHER:
-        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal), game.number)
+        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal))
     if facts.shown_deal == game.deal_index:
         return game.view(seat)
-    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal), game.number)
+    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal))
 
 
 def state_message(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
