@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -48,6 +48,8 @@ from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.accounts.sockets import SIGNED_OUT_CODE, HeldSocket, OpenSockets
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
+from ohhell.web.events import EventGames, EventTables, NoEvents
+from ohhell.web.models import utc_now
 from ohhell.web.pages import feature_templates
 from ohhell.web.results import ClubTables, NoResults, ResultsHook
 
@@ -131,18 +133,35 @@ def seat_of(stored: StoredGame, player: str) -> int | None:
     return None
 
 
+class EntryGames:
+    """:class:`~ohhell.web.events.EventGames`: the tables of a duplicate event's entries, stored like every game."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def start_entry(self, rules: dict[str, Any], number: int, seats: list[dict[str, Any]], owner: str) -> int:
+        """A new game dealt from the event's secret number; its id."""
+        stored = await self.tables.start(Rules.from_json(rules), number, [Seat.from_json(s) for s in seats], owner)
+        return stored.id
+
+
 def game_router(
     config: ServerConfig,
     results: ResultsHook | None = None,
     clubs: ClubTables | None = None,
+    events: EventTables | None = None,
+    on_entry_games: Callable[[EventGames], None] | None = None,
     sockets: OpenSockets | None = None,
 ) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
 
     ``results`` is told of every series that ends, and ``clubs`` answers for club tables (the site wires the club's
-    store to both); ``sockets`` keeps the seats' sockets by session, so that ending a session closes them (the site
-    shares it with the accounts)."""
+    store to both); ``events`` says which games are duplicate events' entries, and ``on_entry_games`` is handed the
+    :class:`EntryGames` that deals them once the tables are up (the site wires the duplicate events' store);
+    ``sockets`` keeps the seats' sockets by session, so that ending a session closes them (the site shares it with
+    the accounts)."""
     club_tables: ClubTables = clubs if clubs is not None else NoResults()
+    event_tables: EventTables = events if events is not None else NoEvents()
     session_sockets = sockets if sockets is not None else OpenSockets()
     holder: dict[str, Any] = {}
     messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
@@ -167,9 +186,13 @@ def game_router(
             table = await open_table(stored, store, thinkers, parties, tables.change_window)
             table.undo_by_host = await club_tables.allows_undo(stored.id)
             table.on_play_again = club_tables.play_again
+            table.event = await event_tables.event_table(stored.id)
+            table.event_source = event_tables.event_table
             return table
 
         tables.opener = opener
+        if on_entry_games is not None:
+            on_entry_games(EntryGames(tables))
         relay = Relay(tables)
         await relay.start()
         holder["tables"], holder["relay"], holder["parties"] = tables, relay, parties
@@ -221,9 +244,16 @@ def game_router(
             raise HTTPException(403, NOT_YOURS)
         return stored
 
+    async def sealed_until_event_closes(game_id: int) -> None:
+        """403 for a duplicate event's entry while the event is open: others still play these cards."""
+        event = await event_tables.event_table(game_id)
+        if event is not None and utc_now() < event.closes_at:
+            raise HTTPException(403, "This is a duplicate event's deal: its hands are shown once the event has closed.")
+
     async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game, list[Undo]]:
         """The game and its engine state, rebuilt from the log (with its undos), for a player with a seat at it."""
         await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         stored = await tables().store.load(game_id)
         game, undos = rebuild_with_undos(stored)
         game.left = left_of(await parties().party(game_id))
@@ -275,11 +305,14 @@ def game_router(
             if party is not None and party.host == player_of(request):
                 code = (await parties().links(game_id)).get(JOIN)
                 invite = None if code is None else f"{str(request.base_url).rstrip('/')}/join/{code}"
+        event = await event_tables.event_table(game_id)
+        sealed = event is not None and utc_now() < event.closes_at
         return page(
             request,
             "game.html",
             game_id=stored.id,
-            number=stored.deal_number,
+            number="kept secret until the event closes" if sealed else stored.deal_number,
+            event_url=None if event is None else event.url,
             preset=rules.preset_name,
             draw=first_draw(rules, stored, -1 if seat is None else seat),
             invite_url=invite,
@@ -288,6 +321,7 @@ def game_router(
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
 
     def count_new_game(request: Request) -> None:
@@ -331,6 +365,7 @@ def game_router(
     async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
         """A new game with the same number, rules and seats: the same cards again."""
         old = await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         me = player_of(request)
         count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]

@@ -56,6 +56,7 @@ from ohhell.server.table.players import bot_seed
 from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
 from ohhell.server.table.thinkers import Thinkers
+from ohhell.web.events import EventTable
 from ohhell.web.models import utc_now
 from ohhell.web.results import NoResults, ResultsHook
 
@@ -187,6 +188,12 @@ class Table:
         self.has_humans = any(seat.is_human for seat in self.seats)
         self.undo_by_host = False
         """Undo allowed by the table's host (a club whose admins allow it), even without computer players."""
+        self.event: EventTable | None = None
+        """The duplicate event whose entry this table is (:mod:`ohhell.web.events`): no Undo, Hint or Show All Hands,
+        no deal number sent, and no move once the event has closed (the computer players' seeds come from the deal
+        and the moves at every table, so the same moves meet the same computer moves)."""
+        self.event_source: Callable[[int], Awaitable[EventTable | None]] | None = None
+        """Where the event is read again before a person's move (its closing time is the database's)."""
         self.shown_deal = stored.shown_deal if self.has_humans else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
         self.reasons: dict[int, str] = undo.reasons_by_position(stored.actions, first)
@@ -209,7 +216,8 @@ class Table:
     @property
     def facts(self) -> snapshot.TableFacts:
         """The public facts the snapshot needs."""
-        return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons)
+        sealed = self.event is not None and not self.event_closed()
+        return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons, sealed)
 
     @property
     def waiting_for_next(self) -> bool:
@@ -358,8 +366,26 @@ class Table:
 
     # ----------------------------------------------------------------- acting
 
+    def event_closed(self) -> bool:
+        """Whether the table is a duplicate event's entry and the event has closed (no move is taken any more)."""
+        return self.event is not None and utc_now() >= self.event.closes_at
+
+    async def _event_over(self) -> bool:
+        """:meth:`event_closed`, with the event read again first (another process, or an admin, may have closed it)."""
+        if self.event is None:
+            return False
+        if self.event_source is not None:
+            self.event = await self.event_source(self.id) or self.event
+        return self.event_closed()
+
+    async def _refuse_closed(self, connection: Connection) -> None:
+        await self._refuse(connection, "event-closed", "The event has closed: no more moves are taken at its tables.")
+
     async def _move(self, connection: Connection, message: MoveMessage) -> None:
         async with self._lock:
+            if await self._event_over():
+                await self._refuse_closed(connection)
+                return
             if message.seq != self.seq or message.deal != self.shown_deal:
                 await self._refuse_stale(connection)
                 return
@@ -438,7 +464,7 @@ class Table:
 
     def _undo_size(self, seat: int) -> int:
         """How many actions an undo by ``seat`` would take back now (0: it may not undo)."""
-        if not self.allow_undo or self.closed:
+        if not self.allow_undo or self.closed or self.event is not None:
             return 0
         humans = {index for index, s in enumerate(self.seats) if s.is_human}
         return undo.actions_to_take_back(self.game, seat, self.shown_deal, humans)
@@ -450,6 +476,8 @@ class Table:
         after seeing the computer players answer it would be an edge over the other people, so it waits for them
         to agree to it, through the club's setting."""
         people = sum(seat.kind != "computer" for seat in self.seats)  # friends' seats, open or taken, count
+        if self.event is not None:  # a duplicate event: trying a move and taking it back would be an edge on the field
+            return False
         return self.undo_by_host or (people == 1 and len(self.seats) > 1)
 
     def _with_undo(self, message: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -517,6 +545,9 @@ class Table:
             if game.is_over:
                 await self._refuse(connection, "unexpected-action", "The game is already over.")
                 return
+            if await self._event_over():
+                await self._refuse_closed(connection)
+                return
             if seq != self.seq:
                 await self._refuse_stale(connection)
                 return
@@ -554,6 +585,9 @@ class Table:
     async def _hint(self, connection: Connection) -> None:
         async with self._lock:
             view = self.game.view(connection.seat)
+            if self.event is not None:
+                await self._refuse(connection, "not-allowed", "There are no hints in a duplicate event.")
+                return
             if self.waiting_for_next or self.game.is_over or not view.my_turn:
                 await self._refuse(connection, "not-your-turn", "A hint is given when it is your turn to act.")
                 return
@@ -563,6 +597,11 @@ class Table:
     async def _show_hands(self, connection: Connection, deal_index: int) -> None:
         async with self._lock:
             finished = 0 <= deal_index <= self.shown_deal and self.game.deals[deal_index].is_over
+            if self.event is not None and not self.event_closed():
+                await self._refuse(
+                    connection, "not-allowed", "Show All Hands waits for the event to close: others play these cards."
+                )
+                return
             if not finished:
                 await self._refuse(connection, "not-allowed", "Show All Hands is for a hand that is over.")
                 return
@@ -571,7 +610,7 @@ class Table:
     # ----------------------------------------------------------------- computer players
 
     def _computer_to_act(self) -> int | None:
-        if self.closed or self.game.is_over or self.waiting_for_next:
+        if self.closed or self.game.is_over or self.waiting_for_next or self.event_closed():
             return None
         seat = self.game.to_act
         return None if self.seats[seat].is_human else seat

@@ -9,7 +9,7 @@
   wants "anyone" chooses it again on the Account page.
 
 Revision ID: a0001
-Revises: u0001
+Revises: d0001
 Create Date: 2026-12-01
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "a0001"
-down_revision: str | None = "u0001"
+down_revision: str | None = "d0001"
 branch_labels: str | None = None
 depends_on: str | None = None
 
