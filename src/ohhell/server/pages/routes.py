@@ -356,7 +356,7 @@ def game_router(
         count_new_game(request)
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         if body.friends:
-            await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
+            await parties().create(stored.id, player_of(request), body.host_name, body.table.model_dump())
         if body.club is not None:
             await club_tables.make_club_table(stored.id, body.club)
         return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
