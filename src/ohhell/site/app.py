@@ -20,9 +20,11 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ohhell import club, server, transfer, web
+from ohhell import club, duplicate, server, transfer, web
 from ohhell.club.routes import club_router
 from ohhell.club.store import ClubStore
+from ohhell.duplicate.routes import duplicate_router
+from ohhell.duplicate.store import DuplicateStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.pages.routes import game_router
 from ohhell.site import schema
@@ -35,7 +37,9 @@ from ohhell.web.accounts.sessions import AccountSessions
 from ohhell.web.accounts.store import AccountStore
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
+from ohhell.web.events import EventGames
 from ohhell.web.guards import BodyGuard
+from ohhell.web.headers import SecurityHeaders
 from ohhell.web.identity import PlayerCookie
 from ohhell.web.pages import feature_templates
 
@@ -66,6 +70,10 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url)
     watch = LoopWatch()
+    duplicates = DuplicateStore(config.database_url, results=clubs)  # the results hook: entries wait for the close
+
+    def deal_entries_with(games: EventGames) -> None:
+        duplicates.games = games
 
     async def bring_schema_up_to_date(app: FastAPI) -> bool:
         try:
@@ -91,7 +99,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
         if own_process:
             freeze_startup_objects()
-        database_back(app).extend((accounts.reconnect, clubs.reconnect))
+        database_back(app).extend((accounts.reconnect, clubs.reconnect, duplicates.reconnect))
         watch.start()
         try:
             yield
@@ -99,6 +107,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
             watch.stop()
             await accounts.close()
             await clubs.close()
+            await duplicates.close()
             if retrying is not None:
                 retrying.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -108,10 +117,12 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     app.add_middleware(AccountSessions, store=accounts)  # inside PlayerCookie: a session replaces the guest's key
     app.add_middleware(PlayerCookie)
     app.add_middleware(OriginCheck, allowed_origins=config.allowed_origins)  # CSRF: see ohhell.web.accounts.csrf
-    app.add_middleware(BodyGuard)  # outermost: no body reaches anything before it is bounded and checked
+    app.add_middleware(BodyGuard)  # no body reaches anything before it is bounded and checked
+    app.add_middleware(SecurityHeaders)  # outermost: every response, refusals too (ohhell.web.headers)
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
     app.mount("/static/club", StaticFiles(directory=club.STATIC), name="club-static")
+    app.mount("/static/duplicate", StaticFiles(directory=duplicate.STATIC), name="duplicate-static")
     app.mount("/static/transfer", StaticFiles(directory=transfer.STATIC), name="transfer-static")
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
@@ -131,9 +142,11 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         table_counts = getattr(request.app.state, "table_counts", None)
         return {"process": os.getpid(), "loop": watch.stats(), "tables": table_counts() if table_counts else {}}
 
-    app.include_router(game_router(config, clubs, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(game_router(config, duplicates, clubs, duplicates, on_entry_games=deal_entries_with))
     app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
-    app.include_router(club_router(clubs, accounts))  # /club: statistics, clubs, the Collection (ohhell.club)
+    app.include_router(club_router(clubs, accounts, duplicates))  # /club: statistics, clubs, events (ohhell.club)
+    app.include_router(duplicate_router(duplicates, clubs))  # /duplicate: the daily deal, events (ohhell.duplicate)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
     app.include_router(transfer_router(config))  # moving your games: /transfer, /api/transfer (ohhell.transfer)
     return app

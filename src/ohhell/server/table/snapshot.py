@@ -36,6 +36,8 @@ class TableFacts:
     shown_deal: int
     reasons: Mapping[int, str]
     """Computer players' explanations (Why?), by the ``seq`` of their action."""
+    sealed: bool = False
+    """The deal number is kept from every seat (a duplicate event's table, until the event closes)."""
     names: tuple[str, ...] = field(init=False)
     """The seats' names."""
 
@@ -59,10 +61,10 @@ def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
     A spectator (:data:`~ohhell.server.party.spectator.WATCHER`) gets the public view, which holds no hand.
     """
     if seat == WATCHER:
-        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal), game.number)
+        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal))
     if facts.shown_deal == game.deal_index:
         return game.view(seat)
-    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal), game.number)
+    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal))
 
 
 def state_message(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
@@ -103,7 +105,7 @@ def _game_setting(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
     """The game part's keys that no action changes."""
     return {
         "id": facts.game_id,
-        "number": game.number,
+        "number": None if facts.sealed else game.number,
         "preset": game.rules.preset_name,
         "rules": game.rules.describe(),
         "deals": game.rules.deals,
