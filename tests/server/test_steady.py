@@ -30,12 +30,13 @@ SERIES_EACH: Final = 2
 
 @pytest.fixture
 def steady_server(tmp_path: Path) -> Any:
-    """A server on a SQLite file of its own that lets a table go one second after it was last used."""
+    """A server on a SQLite file of its own that lets a table go one second after it was last used, behind a proxy
+    on this machine as far as it knows (``--trusted-proxy 127.0.0.1``: a forwarded address counts)."""
     server = RunningServer(
         f"sqlite:///{tmp_path / 'games.sqlite3'}",
         animation_scale=0,
         log_path=tmp_path / "server.log",
-        extra=["--idle-seconds", "1"],
+        extra=["--idle-seconds", "1", "--trusted-proxy", "127.0.0.1"],
     ).start()
     yield server
     server.stop()
