@@ -17,6 +17,7 @@ const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const scale = Number(root.dataset.animationScale || "1");
 const DELAYS = { bid: 650, card: 750, trick: 1500 };
+const SIGNED_OUT = 4401; // the close code of a socket whose session ended (ohhell.web.accounts.sockets)
 const TURNED_AWAY = 4429; // the socket's close code for too many of its kind (ohhell.server.pages.routes.FULL_CODE)
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
@@ -75,6 +76,12 @@ function connect() {
   socket.addEventListener("close", (event) => {
     const box = $("connection");
     box.hidden = false;
+    if (event.code === SIGNED_OUT) {
+      // the session ended (signed out, a new password, the account deleted): reconnecting would not help
+      box.textContent = "Signed out: this table no longer plays for you here. Sign in again, then reload the page.";
+      root.dataset.signedOut = "true";
+      return;
+    }
     if (event.code === TURNED_AWAY) {
       // too many tabs of this seat, sockets of this address, or spectators: reconnecting would be turned away too
       box.textContent = event.reason || "The server turned this page away: close other tabs, then reload.";
