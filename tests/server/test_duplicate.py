@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -138,6 +140,11 @@ def test_a_club_event_for_members_only_with_its_results_on_the_club_page(fresh_s
     assert re.search(r"Friday</a>: 2 entries,\s*closed; won by Eve\w*, Fay\w*", page)
     stats = admin.get("/club/me", follow_redirects=True).text  # the entry counted at the close, with a club win
     assert re.search(r'id="stat-played">1<', stats) and re.search(r'id="stat-club-wins">1<', stats)
+    command = [sys.executable, "-c", "from ohhell.cli import main; main()", "club", "rebuild-stats"]
+    rebuilt = subprocess.run(
+        [*command, "--database", server.database_url], capture_output=True, text=True, timeout=120, check=False
+    )  # the rows the closes stored (both events', with their winners and club) are the logs' own
+    assert "The stored results agree with the game logs." in rebuilt.stdout, rebuilt.stdout + rebuilt.stderr
 
 
 def test_the_close_is_scored_by_one_process(tmp_path: Path) -> None:
