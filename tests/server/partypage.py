@@ -103,7 +103,7 @@ class SharedTable:
             expect(person.page.locator("#waiting-room")).to_be_hidden()
             expect(person.page.locator("#plates .plate").first).to_be_visible()
 
-    def play_until(self, wanted: str, limit: float = 120.0) -> None:
+    def play_until(self, wanted: str, limit: float = 240.0) -> None:
         """Everyone makes the first move their page offers (the host presses Next hand) until the host's page
         offers ``wanted``: ``bid``, ``play`` (mid-trick: a card on the table), ``next`` or ``over``."""
         assert self.host.page is not None
