@@ -33,6 +33,7 @@ from ohhell.server.table import wording
 from ohhell.server.table.live import CHANGE_WINDOW, Table, TableClosedError, Tables, rebuild_with_undos
 from ohhell.server.table.outbox import Outbox
 from ohhell.server.table.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
+from ohhell.server.table.secret import secret_of
 from ohhell.server.table.thinkers import Thinkers
 from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
@@ -62,8 +63,11 @@ class SocketConnection:
         await self.outbox.send(text)
 
 
-def game_summary(stored: StoredGame) -> dict[str, Any]:
-    """One line of the list of games, from the game row alone."""
+def game_summary(stored: StoredGame, player: str) -> dict[str, Any]:
+    """One line of ``player``'s list of games, from the game row alone: the deal number (as text) once the series
+    is over, or of a practice series to the person who chose it; the commitment otherwise."""
+    seat = seat_of(stored, player)
+    told = secret_of(stored).told_to(-1 if seat is None else seat, stored.finished)
     rules = Rules.from_json(stored.rules)
     names = [str(seat["name"]) for seat in stored.seats]
     if stored.finished and stored.winners is not None and stored.totals is not None:
@@ -74,7 +78,9 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
         status = f"Hand {stored.shown_deal + 1} of {rules.deals}"
     return {
         "id": stored.id,
-        "number": stored.deal_number,
+        "number": str(stored.deal_number) if told else None,
+        "commitment": secret_of(stored).sealed,
+        "practice": stored.practice,
         "preset": rules.preset_name,
         "rules": rules.describe(),
         "players": names,
@@ -212,7 +218,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         return page(
             request,
             "home.html",
-            games=[game_summary(g) for g in games],
+            games=[game_summary(g, player_of(request)) for g in games],
             presets=house_rules.PRESET_TITLES,
             schedules=house_rules.SCHEDULE_TITLES,
             scorings=house_rules.SCORING_TITLES,
@@ -237,7 +243,6 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             request,
             "game.html",
             game_id=stored.id,
-            number=stored.deal_number,
             preset=rules.preset_name,
             draw=first_draw(rules, stored, -1 if seat is None else seat),
             invite_url=invite,
@@ -246,13 +251,13 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
-        return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
+        return page(request, "replay.html", game_id=stored.id)
 
     # ----------------------------------------------------------------- API
 
     @router.get("/api/games")
     async def list_games(request: Request) -> list[dict[str, Any]]:
-        return [game_summary(g) for g in await games_of(player_of(request))]
+        return [game_summary(g, player_of(request)) for g in await games_of(player_of(request))]
 
     @router.post("/api/games", status_code=201)
     async def start_game(request: Request, body: newgame.NewGameRequest) -> dict[str, Any]:
@@ -267,12 +272,23 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
         if body.club is not None:
             await club_tables.make_club_table(stored.id, body.club)
-        return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
+        return started(stored)
+
+    def started(stored: StoredGame) -> dict[str, Any]:
+        """The answer to a new game: its page, and its number when the person chose it (practice)."""
+        number = str(stored.deal_number) if stored.practice else None
+        return {"id": stored.id, "number": number, "practice": stored.practice, "url": f"/games/{stored.id}"}
 
     @router.post("/api/games/{game_id}/replay-deal", status_code=201)
     async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
-        """A new game with the same number, rules and seats: the same cards again."""
+        """A new game with the same number, rules and seats: the same cards again, as practice. Refused while the
+        series is played: its number would deal anyone at the table every hand still to come."""
         old = await own_game(request, game_id)
+        if not old.finished:
+            raise HTTPException(
+                409,
+                "replay-deal: this series is still being played; its cards can be played again once it is over.",
+            )
         me = player_of(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
         seats = [  # the others' seats of a table of several people are computer players in one's own replay
@@ -285,20 +301,20 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         ]
         rules = Rules.from_json(old.rules)
         stored = await tables().start(rules, old.deal_number, seats, me, replay_of=old.id)
-        return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
+        return started(stored)
 
     @router.get("/api/games/{game_id}/record")
     async def download_record(request: Request, game_id: int) -> JSONResponse:
         stored, game, undos = await own_played_game(request, game_id)
         return JSONResponse(
-            exports.public_record(game, undos),
+            exports.public_record(game, secret_of(stored), undos),
             headers={"Content-Disposition": f'attachment; filename="ohhell-game-{stored.id}.json"'},
         )
 
     @router.get("/api/games/{game_id}/replay")
     async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
         stored, game, undos = await own_played_game(request, game_id)
-        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats], undos)
+        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats], undos, secret_of(stored))
 
     # ----------------------------------------------------------------- the table
 

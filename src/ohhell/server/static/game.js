@@ -10,6 +10,7 @@ import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
 import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
+import { showSeal } from "/static/game/seal.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -189,10 +190,19 @@ async function playBack(event, after) {
 
 // ------------------------------------------------------------------ rendering
 
+// The sealed deal: its commitment, and the number once it may be told (seal.js).
+function renderSeal(game) {
+  const seal = game.commitment;
+  if (!seal) return;
+  const chooser = seal.chooser === null ? "" : seal.chooser === game.you ? "you" : game.players[seal.chooser].name;
+  showSeal(seal, $("seal"), $("deal-number"), chooser);
+  $("replay-button").disabled = !game.over; // its cards are played again once the series is over (as practice)
+}
+
 function render(message, completedTrick = null) {
   state = message;
   const { game, deal } = message;
-  $("deal-number").textContent = game.number;
+  renderSeal(game);
   $("hand-title").textContent = deal.title;
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;
@@ -449,7 +459,7 @@ function handOverPanel(panel, game, deal) {
   if (game.over) {
     const again = el("button", "button replay-deal", "Play these cards again");
     again.type = "button";
-    again.addEventListener("click", replayDeal);
+    again.addEventListener("click", () => $("replay-dialog").showModal());
     primary = el("a", "button primary", "New game");
     primary.href = "/";
     actions.append(again, primary);
@@ -722,18 +732,15 @@ function showHands(message) {
 async function replayDeal() {
   const response = await fetch(`/api/games/${gameId}/replay-deal`, { method: "POST" });
   if (response.ok) window.location.assign((await response.json()).url);
-  else notice("The deal could not be replayed.", "error");
+  else notice((await response.json().catch(() => ({}))).detail || "The deal could not be replayed.", "error");
 }
 
 $("hint-button").addEventListener("click", () => send({ type: "hint" }));
 $("why-button").addEventListener("click", showWhy);
 $("last-trick-button").addEventListener("click", showLastTrick);
 $("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
-// A new game with the same cards: at once after the game, after a question while it is still being played.
-$("replay-button").addEventListener("click", () => {
-  if (state && state.game.over) replayDeal();
-  else $("replay-dialog").showModal();
-});
+// A new game with the same cards, once the series is over: after saying that it is practice.
+$("replay-button").addEventListener("click", () => state && state.game.over && $("replay-dialog").showModal());
 $("replay-dialog").addEventListener("close", () => {
   if ($("replay-dialog").returnValue === "replay") replayDeal();
 });

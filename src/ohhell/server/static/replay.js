@@ -1,6 +1,7 @@
 // Replay of a game's finished hands, trick by trick: every hand face up, the cards played so far faded.
 
 import { cardName, cardPicture, suitLabel } from "/static/cards.js";
+import { showSeal } from "/static/game/seal.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
@@ -19,6 +20,7 @@ async function load() {
   const response = await fetch(`/api/games/${root.dataset.game}/replay`);
   data = await response.json();
   $("replay-rules").textContent = `${data.rules} · ${data.players.join(", ")}`;
+  showSeal(data.commitment, $("seal"), $("deal-number"), "");
   if (!data.deals.length) {
     $("replay-empty").hidden = false;
     for (const id of ["replay-trick", "replay-seats"]) $(id).hidden = true;
