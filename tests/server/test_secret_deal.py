@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
 
 import httpx
 
@@ -137,3 +136,44 @@ def test_the_deal_number_stays_sealed_across_two_processes_on_postgresql(
     two_servers: tuple[RunningServer, RunningServer],
 ) -> None:
     three_people_and_a_spectator(*two_servers)
+
+
+def test_at_a_shared_practice_table_only_the_host_who_chose_the_number_is_told_it(server: RunningServer) -> None:
+    host_client = player(server)
+    body = {
+        "preset": "short",
+        "name": "Ann",
+        "number": 9876543210123,
+        "computers": [{"name": "Bot1", "level": "easy"}, {"name": "Bot2", "level": "easy"}],
+        "friends": [1],
+    }
+    opened = host_client.post("/api/games", json=body)
+    assert opened.status_code == 201 and opened.json()["practice"] and opened.json()["number"] == "9876543210123"
+    game_id = opened.json()["id"]
+
+    async def scenario() -> tuple[Client, Client]:
+        host = await seat_socket(server, game_id, host_client)
+        await host.until("people")
+        invite, watch = (host.people[k].rsplit("/", 1)[1] for k in ("invite", "watch"))
+        bea = await seat_socket(server, game_id, join(server, invite, 1, "Bea"))
+        await bea.until("people")
+        watcher = await watch_socket(server, watch, "Dee")
+        await watcher.until("people")
+        while not host.people["seats"][1]["connected"]:
+            await host.receive()
+        await host.send({"type": "start"})
+        await play_to_the_end([host, bea], [watcher], moves=3)
+        seals = [c.state["game"]["commitment"] for c in (host, bea, watcher)]
+        assert all(seal["practice"] and seal["chooser"] == 0 for seal in seals)
+        assert [seal["number"] for seal in seals] == ["9876543210123", None, None]  # the host typed it; not the others
+        await play_to_the_end([host, bea], [watcher])
+        for socket in (host, bea, watcher):
+            await socket.socket.close()
+        return bea, watcher
+
+    bea, watcher = run_async(scenario)
+    for socket in (bea, watcher):
+        assert not [t for t in told_before_the_end(socket.texts) if "9876543210123" in t]
+        assert socket.state["game"]["commitment"]["number"] == "9876543210123"  # told to all at the end
+    record = host_client.get(f"/api/games/{game_id}/record").json()
+    assert record["deal_number"] == 9876543210123 and records.check(record)[0] == 0
