@@ -216,6 +216,24 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Server processes on this port (more than 1 needs --redis).")
     ] = 1,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or network) whose X-Forwarded-For and -Proto are believed; repeatable."
+        ),
+    ] = None,
+    sockets_per_address: Annotated[
+        int, typer.Option(help="Game and watch sockets one address may hold open at once (per process).")
+    ] = 200,
+    messages_per_address: Annotated[
+        float, typer.Option(help="Socket messages a second one address may send, all its sockets together.")
+    ] = 400.0,
+    new_games_per_address: Annotated[
+        int, typer.Option(help="New games one address may start at once, and again every 10 minutes.")
+    ] = 30,
+    new_games_per_player: Annotated[
+        int, typer.Option(help="New games one player (account or browser) may start at once, and every 10 minutes.")
+    ] = 10,
 ) -> None:
     """Play Oh Hell! in the browser against computer players, saved as you go (http://127.0.0.1:8000)."""
     from ohhell.site.serve import serve as run_server  # the web stack loads only for this command
@@ -230,6 +248,11 @@ def serve(
             idle_seconds=idle_seconds,
             allowed_origins=tuple(allowed_origin or ()),
             redis_url=redis,
+            trusted_proxies=tuple(trusted_proxy or ()),
+            sockets_per_address=sockets_per_address,
+            messages_per_address=messages_per_address,
+            new_games_per_address=new_games_per_address,
+            new_games_per_player=new_games_per_player,
         )
         if workers > 1 and redis is None:
             raise ValueError("several worker processes meet in Redis: give --redis (and a PostgreSQL --database)")

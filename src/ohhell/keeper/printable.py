@@ -188,8 +188,12 @@ _ENVIRONMENT: Final = jinja2.Environment(
 )
 
 
-def render_html(printed: PrintedSheet, *, print_button: bool = False) -> str:
-    """The page as HTML, with its print CSS; ``print_button`` adds a Print button for the browser (never printed)."""
+def render_html(printed: PrintedSheet, *, print_button: bool = False, print_script: str | None = None) -> str:
+    """The page as HTML, with its print CSS; ``print_button`` adds a Print button for the browser (never printed).
+
+    ``print_script``: the URL of the script that wires the button, for a page the site serves (its
+    Content-Security-Policy runs no inline script); without it, a file saved to disk, the button's ``onclick`` does.
+    """
     template = _ENVIRONMENT.get_template("printable.html")
     return template.render(
         sheet=printed,
@@ -197,6 +201,7 @@ def render_html(printed: PrintedSheet, *, print_button: bool = False) -> str:
         columns=FIXED_COLUMNS,
         player_columns=PLAYER_COLUMNS,
         print_button=print_button,
+        print_script=print_script,
         margin_mm=MARGIN_MM,
         title_mm=TITLE_MM,
         footer_mm=FOOTER_MM,

@@ -35,6 +35,7 @@ from ohhell.web.accounts.store import AccountStore
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.guards import BodyGuard
+from ohhell.web.headers import SecurityHeaders
 from ohhell.web.identity import PlayerCookie
 from ohhell.web.pages import feature_templates
 
@@ -103,7 +104,8 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     app.add_middleware(AccountSessions, store=accounts)  # inside PlayerCookie: a session replaces the guest's key
     app.add_middleware(PlayerCookie)
     app.add_middleware(OriginCheck, allowed_origins=config.allowed_origins)  # CSRF: see ohhell.web.accounts.csrf
-    app.add_middleware(BodyGuard)  # outermost: no body reaches anything before it is bounded and checked
+    app.add_middleware(BodyGuard)  # no body reaches anything before it is bounded and checked
+    app.add_middleware(SecurityHeaders)  # outermost: every response, refusals too (ohhell.web.headers)
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
     app.mount("/static/club", StaticFiles(directory=club.STATIC), name="club-static")

@@ -16,6 +16,7 @@ import uvicorn
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
+from ohhell.site import deadline
 from ohhell.site.app import create_app
 from ohhell.web.config import ServerConfig
 
@@ -29,10 +30,14 @@ CONFIG_VARIABLE: Final = "OHHELL_SERVER_CONFIG"
 """How the settings reach the worker processes of ``--workers``."""
 
 
-def _uvicorn_options(host: str, port: int) -> dict[str, Any]:
+def _uvicorn_options(host: str, port: int, config: ServerConfig) -> dict[str, Any]:
     return {
         "host": host,
         "port": port,
+        "http": deadline.PROTOCOL,  # a whole request within a few seconds (ohhell.site.deadline)
+        # X-Forwarded-For and -Proto only from the proxies named (uvicorn's default believes any local peer)
+        "proxy_headers": bool(config.trusted_proxies),
+        "forwarded_allow_ips": list(config.trusted_proxies),
         "ws_max_size": MAX_MESSAGE_BYTES,
         "ws_per_message_deflate": False,  # the messages are small changes: compressing them costs more than saves
         "log_level": "warning",
@@ -44,6 +49,7 @@ def app_from_environment() -> FastAPI:
     """The application of one ``--workers`` process, from the settings the parent put in the environment."""
     fields = json.loads(os.environ[CONFIG_VARIABLE])
     fields["allowed_origins"] = tuple(fields["allowed_origins"])
+    fields["trusted_proxies"] = tuple(fields["trusted_proxies"])
     return create_app(ServerConfig(**fields), own_process=True)
 
 
@@ -57,10 +63,13 @@ def serve(host: str, port: int, config: ServerConfig, workers: int = 1) -> None:
     if workers > 1:
         os.environ[CONFIG_VARIABLE] = json.dumps(dataclasses.asdict(config))
         uvicorn.run(
-            "ohhell.site.serve:app_from_environment", factory=True, workers=workers, **_uvicorn_options(host, port)
+            "ohhell.site.serve:app_from_environment",
+            factory=True,
+            workers=workers,
+            **_uvicorn_options(host, port, config),
         )
         return
     app = create_app(config, own_process=True)
-    server = uvicorn.Server(uvicorn.Config(app, **_uvicorn_options(host, port)))
+    server = uvicorn.Server(uvicorn.Config(app, **_uvicorn_options(host, port, config)))
     app.state.stopping = lambda: server.should_exit  # held requests (the keeper's /next) end when this turns true
     server.run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,17 @@ class ServerConfig:
     """Origins besides the server's own whose pages may open the game socket (``https://cards.example.org``)."""
     redis_url: str | None = None
     """With several server processes on one PostgreSQL database: the Redis where they meet (leases, messages)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """The reverse proxies (addresses or networks: ``127.0.0.1``, ``10.0.0.0/8``) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed; from anyone else those headers are ignored (docs/hosting.md)."""
+    sockets_per_address: int = 200
+    """Game and watch sockets open at once from one address (in each server process)."""
+    messages_per_address: float = 400.0
+    """Socket messages a second from one address, all its sockets together (twice that at once)."""
+    new_games_per_address: int = 30
+    """New games one address may start at once, and again in each 10 minutes after that (in each process)."""
+    new_games_per_player: int = 10
+    """New games one player (a signed-in account, or a browser's guest key) may start at once, and per 10 minutes."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.animation_scale <= 10:
@@ -56,6 +68,18 @@ class ServerConfig:
             raise ValueError(f"idle_seconds must be positive, not {self.idle_seconds!r}")
         if self.redis_url is not None and not self.database_url.startswith("postgresql"):
             raise ValueError("several server processes (a Redis URL) need a PostgreSQL database; SQLite runs alone")
+        for name in ("sockets_per_address", "new_games_per_address", "new_games_per_player"):
+            if not 1 <= getattr(self, name) <= 1_000_000:
+                raise ValueError(f"{name} must be from 1 to 1000000, not {getattr(self, name)!r}")
+        if not 1 <= self.messages_per_address <= 1_000_000:
+            raise ValueError(f"messages_per_address must be from 1 to 1000000, not {self.messages_per_address!r}")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy)
+            except ValueError:
+                raise ValueError(
+                    f"a trusted proxy is an IP address or network (127.0.0.1, 10.0.0.0/8), not {proxy!r}"
+                ) from None
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
                 raise ValueError(f"an allowed origin is written scheme://host[:port], not {origin!r}")

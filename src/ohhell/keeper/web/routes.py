@@ -49,7 +49,9 @@ from ohhell.web.database import database_back
 from ohhell.web.pages import feature_templates
 
 HERE: Final = Path(__file__).parent
-STATIC_FILES: Final = frozenset({"keeper.css", "keeper.js", "keeper-home.js"})
+STATIC_FILES: Final = frozenset({"keeper.css", "keeper.js", "keeper-home.js", "print-button.js"})
+PRINT_SCRIPT: Final = "/keeper/static/print-button.js"
+"""The printable sheet's Print button, wired from a file (the site's pages run no inline script)."""
 Paper = Literal["a4", "letter"]
 SHARE_CODE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
 WAIT_SECONDS: Final = 15.0
@@ -183,7 +185,7 @@ def keeper_router(config: ServerConfig) -> APIRouter:
         printed = blank_sheet(rules, paper)
         name = f"ohhell-blank-{preset}-{players}-players"
         if format == "html":
-            return HTMLResponse(render_html(printed, print_button=True))
+            return HTMLResponse(render_html(printed, print_button=True, print_script=PRINT_SCRIPT))
         pdf = await asyncio.to_thread(render_pdf, printed)
         return _download(pdf, "application/pdf", f"{name}.pdf")
 
@@ -223,7 +225,7 @@ def keeper_router(config: ServerConfig) -> APIRouter:
     @router.get("/keeper/{sheet_id}/print", response_class=HTMLResponse)
     async def print_view(request: Request, sheet_id: int, paper: Paper = "a4") -> HTMLResponse:
         sheet = await own_sheet(request, sheet_id)
-        return HTMLResponse(render_html(filled_sheet(sheet, paper), print_button=True))
+        return HTMLResponse(render_html(filled_sheet(sheet, paper), print_button=True, print_script=PRINT_SCRIPT))
 
     @router.get("/keeper/{sheet_id}/sheet.pdf")
     async def download_pdf(request: Request, sheet_id: int, paper: Paper = "a4") -> Response:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Final
@@ -76,12 +76,27 @@ MAX_WATCHERS: Final = 100
 TOO_MANY_WATCHERS: Final = f"This table already has {MAX_WATCHERS} spectators: try again later."
 TIME_UP: Final = "Time is up: the computer player moved for you."
 DEFAULT_SETTINGS: Final = {"grace_seconds": GRACE_SECONDS, "turn_seconds": None, "spectator_chat": True}
-_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs"})
+"""Unicode categories chat never shows: controls (Cc), invisible format characters (Cf: the direction marks and
+overrides, U+061C, zero-width spaces and joiners, U+2060, the BOM, tag characters) and lone surrogates (Cs)."""
 
 
 def clean_text(text: str) -> str:
-    """Chat text as it is shown: control and direction characters removed, spaces collapsed, trimmed."""
-    return " ".join(_CONTROL.sub(" ", text).split())
+    r"""Chat text (and names) as shown: no control, invisible or direction character, spaces collapsed, trimmed.
+
+    A control character (a line break, a tab) parts words like a space; an invisible one is dropped.
+
+    >>> clean_text("  left\u202eright \u2066x\u2069\n\tdone\ufeff\U000e0041 ")
+    'leftright x done'
+    """
+    return " ".join("".join(map(_shown, text)).split())
+
+
+def _shown(character: str) -> str:
+    category = unicodedata.category(character)
+    if category not in HIDDEN_CATEGORIES:
+        return character
+    return " " if category == "Cc" else ""
 
 
 @dataclass
