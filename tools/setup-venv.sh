@@ -21,3 +21,14 @@ target="."
 .venv/bin/uv pip install --quiet --python .venv/bin/python --reinstall-package ohhell "$target" 2>&1 \
   | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import ohhell" # fail loudly if the install did not work
+
+# The browser tests inject axe-core (the accessibility checker) from npm: installed here, never at test time.
+if [[ ",$extras," == *",dev,"* ]]; then
+  lock=tests/a11y/package-lock.json
+  stamp=tests/a11y/node_modules/.installed-lock.json
+  if ! cmp -s "$lock" "$stamp" 2>/dev/null; then
+    command -v npm >/dev/null || { echo "npm is needed for the accessibility tests (apt-get install npm)" >&2; exit 1; }
+    (cd tests/a11y && npm ci --no-audit --no-fund --silent)
+    cp "$lock" "$stamp"
+  fi
+fi

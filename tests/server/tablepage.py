@@ -14,6 +14,15 @@ PLAYABLE_CARD: Final = ".hand.your-turn .hand-card.playable"
 NEXT_HAND: Final = "#next-hand"
 GAME_OVER: Final = ".hand-over a.button.primary"
 READY: Final = f"{ALLOWED_BID}, {PLAYABLE_CARD}, {NEXT_HAND}, {GAME_OVER}"
+READY_JS: Final = """([over, next, bid, play]) => {
+  const game = document.getElementById('game');
+  if (!game || game.dataset.idle !== 'true') return null;
+  for (const [kind, selector] of [['over', over], ['next', next], ['bid', bid], ['play', play]]) {
+    if (document.querySelector(selector)) return kind;
+  }
+  return null;
+}"""
+"""What a page offers its person now, once its table has caught up (``over``, ``next``, ``bid``, ``play``), or null."""
 
 
 def number_where_you_deal_first(players: int = 4, start: int = 1) -> int:
@@ -36,6 +45,12 @@ def use_settings(target: Page | BrowserContext, settings: dict[str, object] | No
     target.add_init_script(
         f"if (localStorage.getItem('ohhell.table') === null) localStorage.setItem('ohhell.table', {stored});"
     )
+
+
+def offered(page: Page) -> str | None:
+    """What ``page`` offers its person now (``over``, ``next``, ``bid``, ``play``), or None while it catches up."""
+    kind: str | None = page.evaluate(READY_JS, [GAME_OVER, NEXT_HAND, ALLOWED_BID, PLAYABLE_CARD])
+    return kind
 
 
 class TablePage:

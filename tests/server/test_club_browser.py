@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from ohhell.dealnumbers import random_first_dealer
 from server.seriesplay import play_series
 from server.serving import RunningServer, run_async
-from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, TablePage
+from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, READY_JS, TablePage
 
 pytestmark = pytest.mark.browser
 
@@ -117,16 +117,6 @@ def test_undo_against_computer_players_takes_back_a_bid_and_the_replay_shows_it(
     table.play_until("next")
     page.goto(f"{page.url}/replay")
     expect(page.locator("#replay-undos")).to_contain_text("took back 4 moves")
-
-
-READY_JS = """([over, next, bid, play]) => {
-  const game = document.getElementById('game');
-  if (!game || game.dataset.idle !== 'true') return null;
-  for (const [kind, selector] of [['over', over], ['next', next], ['bid', bid], ['play', play]]) {
-    if (document.querySelector(selector)) return kind;
-  }
-  return null;
-}"""
 
 
 def act(page: Page, kind: str) -> None:

@@ -8,6 +8,8 @@ import { fillKeyList, installKeys } from "./keys.js";
 import { fitFelt, layOutHand, placeNotice, placeOf, seatSide, seatsAround } from "./layout.js";
 import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
+import { applyAppearance } from "./appearance.js";
+import { announceAction, announceState, cardLabel, plateWords, readOut, say } from "./speech.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
 import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
 import { showSeal } from "/static/game/seal.js";
@@ -19,6 +21,7 @@ const DELAYS = { bid: 650, card: 750, trick: 1500 };
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
 const settings = loadSettings();
+applyAppearance(settings);
 // the cards' slide and the turn chip's pulse follow the speed setting too
 const setAnimationScale = () =>
   document.documentElement.style.setProperty("--anim-scale", String(scale * SPEEDS[settings.speed].factor));
@@ -159,8 +162,10 @@ async function pump() {
   try {
     while (queue.length) {
       const { message, after } = queue.shift();
-      if (message.type === "state") render(after);
-      else await playBack(message, after);
+      if (message.type === "state") {
+        announceState(state, after);
+        render(after);
+      } else await playBack(message, after);
     }
   } finally {
     pumping = false;
@@ -170,7 +175,7 @@ async function pump() {
 }
 
 async function playBack(event, after) {
-  announce(event.sentence);
+  announceAction(state, after, event);
   soundsFor(state, after);
   const verb = event.action.split(" ")[0];
   if (verb === "play" && event.trick) {
@@ -200,6 +205,7 @@ function renderSeal(game) {
 }
 
 function render(message, completedTrick = null) {
+  const remembered = playFocus();
   state = message;
   const { game, deal } = message;
   renderSeal(game);
@@ -213,12 +219,13 @@ function render(message, completedTrick = null) {
   renderTurnUp(deal);
   renderPlates(game, deal);
   renderTrick(game, deal, completedTrick);
-  renderCenter(game, deal, completedTrick !== null);
-  renderHand(game, deal);
+  const panelTarget = renderCenter(game, deal, completedTrick !== null);
+  const cardTarget = renderHand(game, deal);
   renderSheet(game, message.sheet);
   renderTools(game, deal);
   $("result").textContent = game.result || "";
   decorate(message); // a table of several people: who is a person, connected, played for (people.js)
+  followPlay(remembered, panelTarget || cardTarget, momentOf(game, deal, completedTrick !== null));
   fitFelt($("felt"), $("felt").closest(".table-area"));
   if (game.over) document.dispatchEvent(new CustomEvent("ohhell:game-over", { detail: { game: $("game").dataset.game } }));
 }
@@ -245,7 +252,11 @@ function renderPlate(node, game, deal, seat) {
   node.replaceChildren();
   node.classList.toggle("to-act", toAct);
   node.dataset.seat = seat;
-  node.setAttribute("aria-label", `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`);
+  // the plate read as one line: "Ann, dealer: bid 2, won 1, needs 1 more, 3 cards, thinking"
+  const cardsLeft = mine ? "" : `, ${plate.cards_left} card${plate.cards_left === 1 ? "" : "s"}`;
+  const acting = toAct ? (mine ? ", your turn" : ", thinking") : "";
+  const named = `${mine ? "You" : player.name}${seat === deal.dealer ? ", dealer" : ""}`;
+  node.setAttribute("aria-label", `${named}: ${plateWords(plate)}${cardsLeft}${acting}`);
   const name = el("h3", "plate-name", mine && player.name !== "You" ? `${player.name} (you)` : player.name);
   if (player.level) name.append(el("span", "level", levelName(player.level)));
   if (seat === deal.dealer) {
@@ -326,7 +337,7 @@ function renderCenter(game, deal, trickOnShow) {
   let focusTarget = null;
   if (trickOnShow) {
     panel.hidden = true;
-    return;
+    return null;
   } else if (game.over || game.waiting_for_next) {
     focusTarget = handOverPanel(panel, game, deal);
   } else if (deal.my_turn && deal.phase === "bidding") {
@@ -337,15 +348,13 @@ function renderCenter(game, deal, trickOnShow) {
     changePanel(panel, deal);
   } else {
     panel.hidden = true;
-    return;
+    return null;
   }
   panel.hidden = false;
   // The panel itself takes the focus, not its first button, so that a stray Enter bids nothing; Tab goes on to
   // the buttons. The end of a hand focuses Next hand, which Enter should press.
-  const target = panel.classList.contains("hand-over") ? focusTarget : panel;
-  if (focusTarget && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
-    target.focus({ preventScroll: true });
-  }
+  if (!focusTarget) return null;
+  return panel.classList.contains("hand-over") ? focusTarget : panel;
 }
 
 function biddingPanel(panel, game, deal) {
@@ -481,7 +490,6 @@ function handOverPanel(panel, game, deal) {
 
 function renderHand(game, deal) {
   const box = $("hand");
-  const hadFocus = box.contains(document.activeElement);
   box.replaceChildren();
   const canPlay = deal.my_turn && deal.phase === "playing" && !game.waiting_for_next && !game.over;
   box.classList.toggle("your-turn", canPlay);
@@ -493,7 +501,7 @@ function renderHand(game, deal) {
     button.dataset.card = card;
     const playable = canPlay && deal.playable.includes(card);
     button.classList.add(playable ? "playable" : "unplayable");
-    button.setAttribute("aria-label", cardName(card));
+    button.setAttribute("aria-label", cardLabel(card));
     if (!playable) button.setAttribute("aria-disabled", "true");
     if (hint && hint.card === card) button.classList.add("hinted");
     button.append(cardPicture(card, ""));
@@ -505,7 +513,45 @@ function renderHand(game, deal) {
     if (playable && !first) first = button;
   }
   layOutHand(box, buttons);
-  if (first && (hadFocus || document.activeElement === document.body)) first.focus({ preventScroll: true });
+  return first;
+}
+
+// ------------------------------------------------------------------ the focus follows the play
+
+let focusMoment = null; // what the person was asked to do when the focus was last placed
+
+// Which kind of moment the table shows: a new one moves the focus to where the play now is.
+function momentOf(game, deal, trickOnShow) {
+  return [deal.index, deal.phase, deal.my_turn, game.waiting_for_next, game.over, trickOnShow].join(":");
+}
+
+// Where the focus is in the play (your hand, the panel of the table), to find the same control after the table is
+// drawn again; null when the focus is elsewhere (the chat, the toolbar, the score sheet).
+function playFocus() {
+  const active = document.activeElement;
+  if (active === $("main")) return "#main"; // where it rests when there is nothing to do
+  if (!active || !($("hand").contains(active) || $("center-panel").contains(active))) return null;
+  if (active.dataset.card) return `#hand [data-card="${active.dataset.card}"]`;
+  if (active.dataset.bid) return `#center-panel [data-bid="${active.dataset.bid}"]`;
+  if (active.id) return `#${active.id}`;
+  return active === $("hand") ? "#hand" : "#center-panel";
+}
+
+// Focus goes where the play goes: to the bidding panel on your bid, to a card you may play on your card, to Next
+// hand or the Game over panel when a hand ends; within one moment, back to the control it was on. It is moved only
+// from the play itself or when it was lost with what it was on, never from the chat or the toolbar; with nothing
+// to do it rests on your hand (a spectator's on the page), never on the body.
+function followPlay(remembered, target, moment) {
+  const changed = moment !== focusMoment;
+  focusMoment = moment;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected;
+  if (!lost && !remembered) return;
+  const usable = (node) => node && node.isConnected && node.checkVisibility() && !node.disabled;
+  const again = remembered ? document.querySelector(remembered) : null;
+  const rest = $("hand").querySelector(".hand-card") ? $("hand") : $("main");
+  const place = [changed ? null : again, target, again, rest].find(usable);
+  if (place && place !== document.activeElement) place.focus({ preventScroll: true });
 }
 
 function renderSheet(game, sheet) {
@@ -595,7 +641,7 @@ function scheduleAutomatic() {
     const card = deal.playable[0];
     automatic = setTimeout(() => {
       if (state && playing(state.game, state.deal) && state.deal.playable.length === 1) {
-        announce(`Your only card, the ${cardName(card)}, is played for you.`);
+        say(`Your only card, the ${cardName(card)}, is played for you.`);
         move({ type: "play", card });
       }
     }, pauseFor("card"));
@@ -643,10 +689,6 @@ function notice(text, kind, sticky = false) {
 function clearNotice() {
   $("notice").textContent = "";
   $("notice").className = "notice";
-}
-
-function announce(sentence) {
-  $("announcer").textContent = sentence;
 }
 
 function showHint(message) {
@@ -753,6 +795,7 @@ $("resign-dialog").addEventListener("close", () => {
 $("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
 bindSettingsDialog($("settings-dialog"), settings, (name) => {
   if (name === "speed") setAnimationScale();
+  applyAppearance(settings);
   if (state && !pumping) render(state);
   if (name === "forcedCard" || name === "autoNext") scheduleAutomatic();
 });
@@ -786,6 +829,7 @@ installKeys({
     showLastTrick();
     return true;
   },
+  readOut: (letter) => readOut(letter, state),
   help: showKeys,
 });
 initPeople({ send });

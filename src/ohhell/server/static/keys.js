@@ -1,5 +1,8 @@
 // Keyboard play: digits bid, arrows move between your cards and Enter plays the one in focus, N starts the next
-// hand, H asks for a hint, ? lists the keys. Keys typed into a field or with Ctrl, Alt or Meta are left alone.
+// hand, H asks for a hint, C T B S D read the table out (speech.js), ? lists the keys. Keys typed into a field or
+// with Ctrl, Alt or Meta are left alone.
+
+import { READ_OUTS } from "./speech.js";
 
 export const KEYS = [
   ["0 – 9", "Bid that number (for 10 and more, type both digits quickly)"],
@@ -9,6 +12,7 @@ export const KEYS = [
   ["H", "Hint"],
   ["W", "Why? (the computer players' reasons)"],
   ["L", "Last trick"],
+  ...Object.values(READ_OUTS).map(({ key, meaning }) => [key, meaning]),
   ["?", "This list of keys"],
   ["Esc", "Close a window or the menu"],
 ];
@@ -16,7 +20,7 @@ export const KEYS = [
 const SECOND_DIGIT_MS = 700;
 
 // `table` gives what the keys act on: bid(n), bids() (the allowed numbers), maxBid(), cards() (the hand's
-// buttons), next(), hint(), why(), lastTrick(), help().
+// buttons), next(), hint(), why(), lastTrick(), readOut(letter), help().
 export function installKeys(table) {
   let pending = null; // a first digit waiting for a second one (a hand of 10 cards or more)
 
@@ -67,6 +71,7 @@ export function installKeys(table) {
     else if (event.key === "w" || event.key === "W") used = table.why();
     else if (event.key === "l" || event.key === "L") used = table.lastTrick();
     else if (event.key === "?") used = table.help();
+    else if (Object.hasOwn(READ_OUTS, event.key.toLowerCase())) used = table.readOut(event.key.toLowerCase());
     if (used) event.preventDefault();
   });
 }

@@ -1,7 +1,11 @@
 // Replay of a game's finished hands, trick by trick: every hand face up, the cards played so far faded.
 
 import { cardName, cardPicture, suitLabel } from "/static/cards.js";
+import { applyAppearance } from "./appearance.js";
 import { showSeal } from "/static/game/seal.js";
+import { loadSettings } from "./settings.js";
+
+applyAppearance(loadSettings()); // the four-colour pack and high contrast of the Table settings, here too
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);

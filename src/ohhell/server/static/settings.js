@@ -1,5 +1,6 @@
 // The table's settings, kept per browser (localStorage): the pace, the forced card, the next hand by itself,
-// sounds, and how the hand is sorted. Anything unreadable falls back to the defaults.
+// sounds, how the hand is sorted, and how the cards are seen (appearance.js). Anything unreadable falls back to
+// the defaults.
 
 const KEY = "ohhell.table";
 
@@ -16,6 +17,8 @@ export const DEFAULTS = Object.freeze({
   autoNext: false, // the next hand starts by itself a few seconds after a hand is over
   sounds: true, // short sounds: your turn, a trick taken, the end of a hand
   sortBySuit: true, // the hand by suit, colours alternating, trump last
+  fourColour: false, // the four-colour pack: every suit a colour of its own
+  highContrast: false, // black and white, strong outlines, bold text
 });
 
 function valid(name, value) {

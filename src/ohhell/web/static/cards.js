@@ -19,9 +19,17 @@ function chosen(name) {
   return value && /^[a-z-]+$/.test(value) ? value : "classic";
 }
 
+// The faces a card is drawn with: those chosen in the Collection, but in four colours when the Table settings ask
+// for the four-colour pack (body data-four-colour, set by /static/game/appearance.js) and they are two-coloured.
+function faceStyle() {
+  const faces = chosen("cardFaces");
+  const fourColour = document.body && document.body.dataset.fourColour === "true";
+  return fourColour && (faces === "classic" || faces === "plain") ? "four-colour" : faces;
+}
+
 export function cardPicture(text, alt = "") {
   const img = document.createElement("img");
-  const faces = chosen("cardFaces");
+  const faces = faceStyle();
   img.src = faces === "classic" ? `/static/cards/${text}.svg` : `/club/faces/${faces}/${text}.svg`;
   img.alt = alt;
   img.className = "card-face";
