@@ -492,7 +492,7 @@ def test_playing_out_of_turn_or_a_card_not_held_is_refused() -> None:
     assert_refused(deal, NotYourTurnError, lambda: deal.play("3H", 1), "seat 1 may not play: it is seat 0's turn")
     assert_refused(deal, NotYourTurnError, lambda: deal.play("AD", 5), "there is no seat 5")
     assert_refused(deal, CardNotInHandError, lambda: deal.play("3H"), "^seat 0 does not hold the 3 of hearts \\(3H\\)$")
-    assert_refused(deal, CardNotInHandError, lambda: deal.play("MG"), "does not hold the Magician")
+    assert_refused(deal, CardNotInHandError, lambda: deal.play("MG"), "does not hold a Magician")
     assert_refused(deal, UnexpectedActionError, lambda: deal.apply(60), "is not an action")
     assert_refused(deal, UnexpectedActionError, lambda: deal.apply(-1))
     assert_refused(deal, UnexpectedActionError, lambda: deal.apply(200))

@@ -7,15 +7,18 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import make_deal, play_randomly, random_move
-from ohhell.actions import bid, change
-from ohhell.cards import CardSet, parse_card
+from ohhell.actions import action_text, bid, change
+from ohhell.cards import CardSet, card_text, parse_card
 from ohhell.deal import Deal, Trick, deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
 from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.view import SeatView, seat_view
+from worlds import hidden_special_counts, other_worlds, positions, view_bytes
 
 SEAT_VIEW_FIELDS = {
     "rules",
@@ -40,7 +43,6 @@ SEAT_VIEW_FIELDS = {
     "legal_actions",
     "forbidden_bid",
     "totals",
-    "deal_number",
 }
 """Every field of :class:`SeatView`; a new field must be checked for hidden cards before it joins this set."""
 
@@ -79,12 +81,13 @@ def assert_view_hides_other_hands(deal: Deal, view: SeatView) -> None:
     for field, card in cards_shown(view):
         if card < 52:
             assert not hidden >> card & 1, f"{field} shows {card}, held by another seat"
-    assert view.hand == CardSet(deal.hands[view.seat])
-    played = [c for t in deal.tricks for c in t.cards] + deal.trick
-    assert [c for t in view.tricks for c in t.cards] + list(view.trick) == played
-    assert [a for _, a in view.history if a < 60] == [a for _, a in deal.actions if a < 60]
-    assert view.turn_up == deal.turn_up
-    assert all(deal.hands[view.seat] >> a & 1 for a in view.legal_actions if a < 60)
+    assert view.hand.texts() == CardSet(deal.hands[view.seat]).texts()
+    played = [card_text(c) for t in deal.tricks for c in t.cards] + [card_text(c) for c in deal.trick]
+    assert [card_text(c) for t in view.tricks for c in t.cards] + [card_text(c) for c in view.trick] == played
+    assert [action_text(a) for _, a in view.history] == [action_text(a) for _, a in deal.actions]
+    assert (view.turn_up is None) == (deal.turn_up is None)
+    assert view.turn_up is None or deal.turn_up is None or card_text(view.turn_up) == card_text(deal.turn_up)
+    assert all(a in view.hand for a in view.legal_actions if a < 60)
 
 
 def assert_holds_no_reference_to_the_deal(view: SeatView, deal: Deal) -> None:
@@ -132,7 +135,7 @@ def test_a_view_copies_the_public_state_of_the_deal() -> None:
     deal = make_deal(["AD 2C", "3H 5C", "5H 4C"], dealer=2, turn_up="9H")
     deal.apply(bid(0))
     deal.apply(bid(1))
-    view = seat_view(deal, 0, totals=(3, 4, 5), deal_number=77)
+    view = seat_view(deal, 0, totals=(3, 4, 5))
     assert view.rules is deal.rules
     assert view.players == 3
     assert (view.seat, view.deal_index, view.dealer, view.hand_size) == (0, 0, 2, 2)
@@ -149,7 +152,6 @@ def test_a_view_copies_the_public_state_of_the_deal() -> None:
     assert not view.my_turn
     assert view.forbidden_bid == 1
     assert view.totals == (3, 4, 5)
-    assert view.deal_number == 77
     assert seat_view(deal, 2).legal_actions == (bid(0), bid(2))
     assert seat_view(deal, 2).my_turn
 
@@ -227,7 +229,7 @@ def test_a_view_converts_to_a_dict_for_sending() -> None:
     assert dataclasses.asdict(seat_view(deal, 0))["seat"] == 0
 
 
-def test_a_games_view_carries_the_totals_before_the_deal_and_the_number() -> None:
+def test_a_games_view_carries_the_totals_before_the_deal_and_never_the_number() -> None:
     game = Game(Rules.preset("short", players=3), number=5)
     rng = random.Random(2)
     while game.deal_index == 0:
@@ -235,7 +237,7 @@ def test_a_games_view_carries_the_totals_before_the_deal_and_the_number() -> Non
         game.apply(action, seat)
     view = game.view(1)
     assert view.totals == tuple(game.totals)
-    assert view.deal_number == 5
+    assert not hasattr(view, "deal_number")
     assert view.deal_index == 1
     assert view.hand == game.deal.hand(1)
 
@@ -252,3 +254,17 @@ def test_the_view_names_the_suit_to_follow_and_who_is_winning() -> None:
     view = game.view(0)
     assert view.led_suit == parse_card("2H") // 13
     assert view.winning_seat == 1
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(0, 2**32))
+def test_a_seat_has_the_same_view_in_every_deal_it_cannot_tell_apart(game: Game, seed: int) -> None:
+    """Copies of a Magician or Jester are named by what the seat saw, never by who holds the others."""
+    rng = random.Random(seed)
+    for seat in range(game.rules.players):
+        view = view_bytes(game.view(seat))
+        for world in other_worlds(game, seat, rng):
+            assert view_bytes(world.view(seat)) == view, (
+                f"seat {seat} sees another view when the others hold {hidden_special_counts(world, seat)}"
+                f" Magicians and Jesters instead of {hidden_special_counts(game, seat)}"
+            )

@@ -161,7 +161,7 @@ class Deal:
     deal_index: int
     turn_up: Card | None
     hands_dealt: tuple[int, ...]
-    """Each seat's hand as dealt (bitmasks): for Show All Hands and records, never for a seat's view."""
+    """Each seat's hand as dealt (bitmasks): for Show All Hands and records; a seat's view reads only its own."""
     hands: list[int]
     phase: int
     to_act: int
@@ -174,7 +174,7 @@ class Deal:
     tricks: list[Trick]
     first_leader: int
     actions: list[tuple[int, Action]]
-    """Every action of the deal in order, as ``(seat, action)``."""
+    """Every action of the deal in order, as ``(seat, action)``; a play names the copy of a special card played."""
     points: list[int] | None
 
     def __init__(
@@ -350,7 +350,7 @@ class Deal:
         if seat is None:
             seat = self.to_act
         if 0 <= action < 60:
-            self._play(seat, action, action)
+            self._play(seat, action)
         elif BID_BASE <= action < CHANGE_BASE:
             self._bid(seat, action - BID_BASE, action)
         elif CHANGE_BASE <= action < TRUMP_BASE:
@@ -376,7 +376,7 @@ class Deal:
         """Play ``card`` (an int or text such as ``"QH"``)."""
         if isinstance(card, str):
             card = parse_card(card)
-        self._play(self.to_act if seat is None else seat, card, card)
+        self._play(self.to_act if seat is None else seat, card)
 
     def _check_seat(self, seat: int) -> None:
         if not (isinstance(seat, int) and 0 <= seat < self.players):
@@ -467,20 +467,23 @@ class Deal:
             FINISHED: "over",
         }[self.phase]
 
-    def _play(self, seat: int, card: Card, action: Action) -> None:
+    def _play(self, seat: int, card: Card) -> None:
         if self.phase != PLAYING or seat != self.to_act:
             self._check_seat(seat)
             if self.phase != PLAYING:
                 raise UnexpectedActionError(f"seat {seat} may not play a card: the deal is {self._moment()}")
             raise self._not_your_turn(seat, "play")
         hand = self.hands[seat]
+        if card >= FIRST_MAGICIAN:
+            # Copies are interchangeable: whichever copy is named, the lowest one held is played, so that the
+            # copy named (a seat's own label for it, see ohhell.view) never changes what happens.
+            copies = hand & (MAGICIAN_MASK if card < FIRST_JESTER else JESTER_MASK)
+            if not copies:
+                raise CardNotInHandError(f"seat {seat} does not hold a {card_name(card)} ({card_text(card)})")
+            card = first_card(copies)
+        elif not hand >> card & 1:
+            raise CardNotInHandError(f"seat {seat} does not hold the {card_name(card)} ({card_text(card)})")
         bit = 1 << card
-        if not hand & bit:
-            if card >= FIRST_MAGICIAN and hand & (MAGICIAN_MASK if card < FIRST_JESTER else JESTER_MASK):
-                card = first_card(hand & (MAGICIAN_MASK if card < FIRST_JESTER else JESTER_MASK))
-                bit = 1 << card
-            else:
-                raise CardNotInHandError(f"seat {seat} does not hold the {card_name(card)} ({card_text(card)})")
         led = self._led
         suit = SUIT_OF[card]
         if led >= 0 and suit != led and suit < 4 and hand & SUIT_MASKS[led]:
@@ -490,7 +493,7 @@ class Deal:
             )
         self.hands[seat] = hand ^ bit
         trick = self.trick
-        self.actions.append(_pair(seat, action))
+        self.actions.append(_pair(seat, card))
         if not trick:
             self.trick_leader = seat
             self._best = card
@@ -665,6 +668,8 @@ def check_hands(
 
     Copies of a Magician or Jester are renumbered so that no two are the same card:
     the hands take the first copies in seat order, a turned special card the next one.
+    These numbers tell who holds how many, so no seat is shown them: a view names the
+    copies by that seat's own labels (:class:`ohhell.view.CopyLabels`).
 
     Every seat holds the same number of cards (the schedule's size for
     ``deal_index`` when that is within the schedule), no card twice (a Magician or

@@ -169,7 +169,7 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now: the only thing to hand to a computer player or a client."""
-        return seat_view(self.deal, seat, self.totals_before(self.deal_index), self.number)
+        return seat_view(self.deal, seat, self.totals_before(self.deal_index))
 
     # ----------------------------------------------------------------- acting
 

@@ -9,14 +9,18 @@ import types
 
 import pytest
 from botkit import SEARCH, deal_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ohhell.bots import LEVELS, make_bot
+from ohhell.bots import LEVELS, Budget, hints, make_bot
+from ohhell.bots.public import why
 from ohhell.cards import CardSet, cards_of
 from ohhell.deal import Deal, deal_from_pack
 from ohhell.dealnumbers import shuffled_pack
 from ohhell.game import Game
 from ohhell.rules import Rules
 from ohhell.view import SeatView, seat_view
+from worlds import other_worlds, positions
 
 
 def reachable(root: object) -> list[object]:
@@ -99,3 +103,27 @@ def test_hidden_cards_never_change_a_decision(level: str) -> None:
         one.apply(action)
         two.apply(action)
     assert compared >= 3
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(0, 2**32))
+def test_which_copies_of_a_magician_the_others_hold_never_changes_a_decision_its_why_or_a_hint(
+    game: Game, seed: int
+) -> None:
+    """Each level's choice, its Why? and the Hint for the seat to act are the same in every world it cannot tell
+    apart (a hidden Magician or Jester swapped between seats, the hidden cards dealt again)."""
+    seat = game.to_act
+    names = tuple(f"Player {s}" for s in range(game.rules.players))
+
+    def decided(world: Game) -> list[tuple[int, str]]:
+        view = world.view(seat)
+        out = []
+        for level in LEVELS:
+            decision = make_bot(level).decide(view, random.Random(seed), Budget(iterations=4))
+            out.append((decision.action, why(decision, view, names)))
+        hint = hints.hint(view, "normal", random.Random(0), names=names)
+        return [*out, (hint.action, " ".join((hint.reason, *hint.details)))]
+
+    before = decided(game)
+    for world in other_worlds(game, seat, random.Random(seed)):
+        assert decided(world) == before

@@ -5,6 +5,11 @@ undealt ones) are dealt again at random among the seats that may hold them, the
 deal is rebuilt with the same public history, and the seat's observation,
 information-state vector and text must not change, through the encoders and
 through the PettingZoo environment itself.
+
+With Magicians and Jesters, the same holds for everything a policy is given, byte for byte: for positions of every
+preset with them, the worlds of :mod:`worlds` (a hidden Magician swapped between seats, the hidden cards dealt
+again) give the agent to act the same observation and the same ``info``, which holds exactly ``action_mask`` and
+``view`` (the Gymnasium environment adds ``seat``), never the game's number.
 """
 
 from __future__ import annotations
@@ -13,12 +18,17 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.sampling import deal_hidden
-from ohhell.env import InformationStateEncoding, ObservationEncoding, Table, raw_env
+from ohhell.env import InformationStateEncoding, ObservationEncoding, Table, bot_policy, raw_env
+from ohhell.env.aec import OhHellEnv
 from ohhell.env.encoding import describe
+from ohhell.env.solo import SoloEnv
 from ohhell.game import Game
+from worlds import other_worlds, plain, positions, view_bytes
 
 PRESETS_AND_TABLES = [("full", 4), ("traditional", 5), ("magicians", 4), ("up-and-down", 3), ("magicians", 6)]
 
@@ -72,3 +82,62 @@ def test_an_observation_is_the_same_whatever_cards_the_others_hold(preset: str, 
                 assert np.array_equal(env.observe(agent)["observation"], before)
                 env.table = original
     assert changed > 0, "the other worlds never dealt the hidden cards differently"
+
+
+def ints_in(value: object) -> set[int]:
+    """Every whole number anywhere in ``value`` (lists, dicts and numbers, as :func:`worlds.plain` gives them)."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, dict):
+        return {n for item in value.values() for n in ints_in(item)}
+    if isinstance(value, list):
+        return {n for item in value for n in ints_in(item)}
+    return set()
+
+
+def given_to_policy(observation: dict[str, np.ndarray], info: dict[str, object], number: int | None) -> bytes:
+    """What a policy is given at a decision, as bytes; checked on the way to hold no number of the game."""
+    view = info["view"]
+    assert number is None or number not in ints_in(plain([v for k, v in info.items() if k != "action_mask"]))
+    assert "deal_number" not in info and not hasattr(view, "deal_number")
+    parts = [observation["observation"].tobytes(), observation["action_mask"].tobytes()]
+    parts += [info["action_mask"].tobytes(), view_bytes(view)]  # type: ignore[attr-defined, arg-type]
+    parts += [repr(info[key]).encode() for key in sorted(info) if key not in ("action_mask", "view")]
+    return b"|".join(parts)
+
+
+def aec_at(game: Game) -> OhHellEnv:
+    """The PettingZoo environment at ``game``'s position, its agent to act given its decision."""
+    env = OhHellEnv(game.rules)
+    env.reset(options={"number": 1})
+    env.table = Table(game, env.layout)
+    env._next_decision()  # the environment's own observation and info for the table set here
+    return env
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(0, 2**32))
+def test_a_policy_is_given_the_same_in_every_deal_its_seat_cannot_tell_apart(game: Game, seed: int) -> None:
+    rng = random.Random(seed)
+    seat = game.to_act
+    env = aec_at(game)
+    observation, _, _, _, info = env.last()
+    assert set(info) == {"action_mask", "view"}
+    given_now = given_to_policy(observation, info, game.number)
+    policy_choice = bot_policy("normal", seed=0)(observation, info)
+    solo = SoloEnv(game.rules.preset_name, game.rules.players, seat=seat, special_cards=True)
+    solo.reset(seed=0)
+    solo.table = Table(game, solo.layout)
+    solo._play_others()  # the mask of the table set here; nobody else is to act
+    solo_given = given_to_policy(*solo._outputs(), game.number)
+    for world in other_worlds(game, seat, rng):
+        env.table = Table(world, env.layout)
+        env._next_decision()
+        observation, _, _, _, info = env.last()
+        assert given_to_policy(observation, info, world.number) == given_now
+        assert bot_policy("normal", seed=0)(observation, info) == policy_choice
+        solo.table = Table(world, solo.layout)
+        solo._play_others()
+        assert given_to_policy(*solo._outputs(), world.number) == solo_given

@@ -110,6 +110,18 @@ def main() -> None:
                 desktop.click("#make-code")
                 desktop.wait_for_selector("#transfer-qr svg")
                 shoot(desktop, "transfer")
+                # the four-colour pack and high contrast of the Table settings, mid-trick
+                seeing = TablePage(
+                    browser.new_page(viewport=DESKTOP), server.url, {"forcedCard": False, "fourColour": True}
+                )
+                dealer_bidding(seeing)
+                seeing.step()
+                mid_trick(seeing)
+                shoot(seeing.page, "four-colour")
+                seeing.tool("#settings-button")
+                seeing.page.check("#setting-high-contrast")
+                seeing.page.keyboard.press("Escape")
+                shoot(seeing.page, "high-contrast")
                 # the settings as a newcomer has them (a forced card played for you)
                 laptop = TablePage(browser.new_page(viewport=LAPTOP), server.url, {})
                 big_hand(laptop, "full", "down-from-max")

@@ -131,6 +131,13 @@ def test_a_whole_hand_is_played_by_keyboard_alone_and_the_live_region_tells_it_i
     )
     page.keyboard.press("c")  # the cards read out, by suit
     assert re.fullmatch(r"Your 5 cards: .+\.", heard(page)[-1])
+    page.keyboard.press("h")  # the Hint, an alert a screen reader reads at once; the focus stays on the panel
+    expect(page.locator("#notice[role='alert']")).to_contain_text("Hint: Bid")
+    page.keyboard.press("w")  # Why?: a dialog; Escape closes it and gives the focus back
+    expect(page.locator("#why-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#why-dialog")).to_be_hidden()
+    assert page.evaluate(FOCUS) == "center-panel"
     bid = page.eval_on_selector(".bid-button:not([disabled])", "b => b.dataset.bid")
     assert page.eval_on_selector(".bid-button:not([disabled])", "b => b.getAttribute('aria-label')") == f"Bid {bid}"
     page.keyboard.press(bid)

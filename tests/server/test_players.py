@@ -83,3 +83,19 @@ def test_a_hint_is_a_legal_move_in_words_to_the_person_with_its_numbers_apart() 
     assert advice.action in view.legal_actions
     assert advice.reason.startswith(f"Bid {advice.action - 64}: ")
     assert any("Expected points" in line for line in advice.details)
+
+
+def test_a_computer_players_seed_is_secret_yet_the_same_for_the_same_deal_and_moves() -> None:
+    game = Game(Rules.preset("short"), number=424242)
+    seeds = []
+    for _ in range(3):
+        seeds.append(players.bot_seed(game))
+        game.apply(game.legal_actions()[0])
+    again = Game(Rules.preset("short"), number=424242)
+    for _ in range(2):
+        again.apply(again.legal_actions()[0])
+    assert players.bot_seed(again) == seeds[2]  # the same deal, the same moves: the same computer moves
+    assert len(set(seeds)) == 3  # each move gives another
+    other = Game(Rules.preset("short"), number=424243)
+    assert players.bot_seed(other) != seeds[0]  # from the secret number, not the public table id and move count
+    assert "424242" not in seeds[0]  # would let anyone replay the bot's choices; nor is it the number

@@ -6,13 +6,19 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ohhell.cards import CardSet, card_text
 from ohhell.game import Game
 from ohhell.rules import PRESETS, Rules
-from ohhell.server.table import snapshot
+from ohhell.server.pages import exports
+from ohhell.server.party.spectator import WATCHER
+from ohhell.server.table import players, snapshot
+from ohhell.server.table.live import encode
 from ohhell.server.table.seats import Seat
 from server.leaks import cards_mentioned
+from worlds import other_worlds, positions
 
 SEATS = [
     Seat.human("You", "key"),
@@ -145,3 +151,42 @@ def test_each_actions_changes_laid_over_the_state_give_the_next_state_exactly(pr
         state = snapshot.merge(state, json.loads(json.dumps(message)))
         assert state == json.loads(json.dumps(snapshot.state_message(game, facts, 0))), (preset, seq)
     assert changes_sent > 0
+
+
+def told(game: Game, seat: int) -> list[bytes]:
+    """Everything the server would tell ``seat`` (or a spectator) now, as the bytes sent: the state, the hint
+    (when it is the seat's turn), the record of the game so far, and the change after the seat's first legal
+    action."""
+    names = tuple(f"Player {s}" for s in range(game.rules.players))
+    facts = snapshot.TableFacts(1, [Seat.human(name, str(i)) for i, name in enumerate(names)], game.deal_index, {})
+    state, sent = snapshot.full_state(game, facts, seat)
+    messages = [state, exports.public_record(game)]
+    view = snapshot.shown_view(game, facts, seat)
+    if seat != WATCHER and view.my_turn:
+        move = players.hint(view, names)
+        messages.append(snapshot.hint_message(move.action, move.reason, move.details))
+        seq = snapshot.action_count(game)
+        after = game.copy()
+        after.apply(view.legal_actions[0], seat)
+        trick = (
+            after.deals[game.deal_index].tricks[-1]
+            if len(after.deals[game.deal_index].tricks) > len(game.deal.tricks)
+            else None
+        )
+        messages.append(snapshot.action_message(after, facts, seat, seq, seat, view.legal_actions[0], trick, sent))
+    return [encode(message).encode() for message in messages]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(0, 2**32))
+def test_a_seat_and_a_spectator_are_told_the_same_in_every_deal_the_seat_cannot_tell_apart(
+    game: Game, seed: int
+) -> None:
+    """With Magicians and Jesters: which copies the others hold changes no byte of any message."""
+    rng = random.Random(seed)
+    for seat in range(game.rules.players):
+        before = told(game, seat)
+        public = told(game, WATCHER)
+        for world in other_worlds(game, seat, rng):
+            assert told(world, seat) == before
+            assert told(world, WATCHER) == public

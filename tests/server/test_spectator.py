@@ -23,7 +23,7 @@ def test_the_public_view_holds_no_hand_and_a_spectators_messages_name_only_cards
     seq = 0
     deal = game.deals[0]
     while not deal.is_over:
-        view = public_view(deal, game.totals_before(0), game.number)
+        view = public_view(deal, game.totals_before(0))
         assert len(view.hand) == 0 and view.legal_actions == () and not view.my_turn
         seat = game.to_act
         action = rng.choice(game.legal_actions())

@@ -90,3 +90,70 @@ def test_no_undo_over_another_persons_move() -> None:
     assert actions_to_take_back(game, 0, 0, humans={0, 1}) == 0
     assert actions_to_take_back(game, 1, 0, humans={0, 1}) == 1
     assert actions_to_take_back(game, 0, 0, humans={0}) == 2
+
+
+def test_after_a_hand_is_over_and_all_hands_were_shown_nothing_of_it_can_be_taken_back(tmp_path: Path) -> None:
+    """Found: after the hand ended and Show All Hands was used, six Undos went back to the bidding."""
+
+    async def scenario(tables: Tables) -> None:
+        table, you = await seated(tables, first_dealer=3)
+        while not you.state["game"]["waiting_for_next"]:
+            await my_move(table, you)
+        shown = you.state["deal"]["index"]
+        await table.receive(you, f'{{"type": "show_hands", "deal": {shown}}}')
+        assert you.messages[-1]["type"] == "hands"
+        assert offers(you)[-1] is False
+        seq = table.seq
+        for _ in range(6):
+            await table.receive(you, f'{{"type": "undo", "seq": {table.seq}}}')
+            assert you.messages[-1]["type"] == "error" and you.messages[-1]["code"] == "not-allowed"
+        assert table.seq == seq and table.game.deals[shown].is_over
+        stored = await table.store.load(table.id)
+        assert all(undo_count(row.action) is None for row in stored.actions)
+
+    run(tmp_path, scenario)
+
+
+def test_undo_goes_back_at_most_to_the_start_of_the_trick_in_progress(tmp_path: Path) -> None:
+    async def scenario(tables: Tables) -> None:
+        table, you = await seated(tables, first_dealer=3)
+        await my_move(table, you)  # your bid and the three after it: the bidding is over, and you lead
+        refused = False
+        while not you.state["game"]["waiting_for_next"] and not refused:
+            await my_move(table, you)  # your card; the computers play on until your turn
+            deal = table.game.deal
+            if not deal.trick:  # you won the trick and lead the next: the trick just finished may go back
+                assert offers(you)[-1] is True
+                continue
+            # a computer won and led this trick: your card was in the trick before, which is over
+            assert offers(you)[-1] is False
+            seq = table.seq
+            await table.receive(you, f'{{"type": "undo", "seq": {table.seq}}}')
+            assert you.messages[-1]["code"] == "not-allowed" and table.seq == seq
+            refused = True
+        assert refused, "the computers never won a trick: this deal does not test it"
+
+    run(tmp_path, scenario)
+
+
+def test_undo_stops_at_the_trick_or_the_bidding_in_progress_and_the_end_of_a_hand() -> None:
+    from ohhell.game import Game
+
+    game = Game(Rules.preset("short", first_dealer=3), 7)
+    for _ in range(4):
+        game.apply(game.legal_actions()[0])  # seat 0 (the person) bids first, the three computers after
+    assert actions_to_take_back(game, 0, 0, humans={0}) == 4  # the bidding is the stage in progress
+    game.apply(game.legal_actions()[0])  # seat 0 leads
+    assert actions_to_take_back(game, 0, 0, humans={0}) == 1  # its card, not its bid: the trick has begun
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    assert actions_to_take_back(game, 0, 0, humans={0}) == 4  # the trick just finished, nothing after it yet
+    winner = game.deal.tricks[-1].winner
+    if winner != 0:
+        game.apply(game.legal_actions()[0])  # the winner, a computer, leads the next trick
+        assert actions_to_take_back(game, 0, 0, humans={0}) == 0  # back past the start of this trick: no
+    while game.deal_index == 0:
+        game.apply(game.legal_actions()[0])
+    assert game.deals[0].is_over
+    assert actions_to_take_back(game, 0, 0, humans={0}) == 0  # the hand shown is over
+    assert actions_to_take_back(game, 0, 1, humans={0}) == 0  # nothing of seat 0 in the next hand yet

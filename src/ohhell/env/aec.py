@@ -69,10 +69,13 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
     makes an illegal action raise (naming the rule, and changing nothing); a number
     ends the game instead, that reward going to the offender and 0 to the others.
 
-    ``infos[agent]`` of the agent to act holds ``action_mask`` (the same as in the
-    observation), ``view`` (its :class:`~ohhell.view.SeatView`, for
-    :func:`ohhell.env.bot_policy`) and ``deal_number``; :meth:`view` gives any
-    seat's view.
+    ``infos[agent]`` of the agent to act holds exactly ``action_mask`` (the same as
+    in the observation) and ``view`` (its :class:`~ohhell.view.SeatView`, for
+    :func:`ohhell.env.bot_policy`); an agent not to act gets only ``action_mask``
+    (zeros); once the game is over every agent's info adds ``totals`` (and, after an
+    illegal action under ``illegal_reward``, ``illegal_action``). Nothing there tells
+    a hidden card: no deal number, no game object. :meth:`view` gives any seat's
+    view, and :attr:`deal_number` the game's number, to the experimenter.
     """
 
     metadata: dict[str, Any] = {"name": "ohhell_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
@@ -200,7 +203,7 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
 
     @property
     def deal_number(self) -> int | None:
-        """The number of the game in progress."""
+        """The number of the game in progress: the experimenter's, never in what a policy is given."""
         return None if self.table is None else self.table.game.number
 
     @property
@@ -217,7 +220,7 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
         mask[table.legal_ids()] = 1
         self._cached = (agent, view, mask)
         self.agent_selection = agent
-        self.infos[agent] = {"action_mask": mask, "view": view, "deal_number": table.game.number}
+        self.infos[agent] = {"action_mask": mask, "view": view}
 
     def _end(self, illegal: str | None = None) -> None:
         """The game is over (or was ended by an illegal action): every agent is terminated."""
@@ -230,7 +233,7 @@ class OhHellEnv(AECEnv[str, Observation, np.int64]):
         for agent in self.agents:
             self.terminations[agent] = True
             info: dict[str, Any] = {"action_mask": self._no_actions, "view": self.view(agent)}
-            info.update(deal_number=table.game.number, totals=tuple(table.game.totals))
+            info["totals"] = tuple(table.game.totals)
             if illegal is not None:
                 info["illegal_action"] = agent == illegal
             self.infos[agent] = info

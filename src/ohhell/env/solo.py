@@ -54,6 +54,11 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     makes it raise instead. ``budget`` is handed to the computer players (the Hard
     player's default is half a second of wall time a decision, which makes its play
     depend on the machine; ``Budget(iterations=N)`` does not).
+
+    ``info`` holds exactly ``action_mask``, ``view`` (the agent's
+    :class:`~ohhell.view.SeatView`) and ``seat``; ``totals`` is added once the game is
+    over and ``illegal_action`` after an illegal action. It holds no deal number:
+    ``table.game.number`` is the experimenter's.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
@@ -180,7 +185,6 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         info: dict[str, Any] = {
             "action_mask": self._mask,
             "view": view,
-            "deal_number": table.game.number,
             "seat": self.seat,
         }
         if table.is_over:

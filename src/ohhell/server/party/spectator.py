@@ -14,14 +14,19 @@ from typing import Final
 
 from ohhell.cards import CardSet
 from ohhell.deal import PHASE_NAMES, PLAYING, Deal
-from ohhell.view import SeatView
+from ohhell.view import PUBLIC, CopyLabels, SeatView
 
-WATCHER: Final = -1
+WATCHER: Final = PUBLIC
 """The seat number of a spectator's connection: no seat."""
 
 
-def public_view(deal: Deal, totals: tuple[int, ...], deal_number: int | None) -> SeatView:
-    """The table as everyone may see it: no hand, no legal action, nothing of the cards still held."""
+def public_view(deal: Deal, totals: tuple[int, ...]) -> SeatView:
+    """The table as everyone may see it: no hand, no legal action, nothing of the cards still held.
+
+    Magicians and Jesters are named by their public labels (:class:`~ohhell.view.CopyLabels`): the turned
+    card, then the cards played in order, so that no copy number tells who holds the others.
+    """
+    labels = CopyLabels(deal, PUBLIC)
     return SeatView(
         rules=deal.rules,
         seat=WATCHER,
@@ -29,7 +34,7 @@ def public_view(deal: Deal, totals: tuple[int, ...], deal_number: int | None) ->
         dealer=deal.dealer,
         hand_size=deal.size,
         hand=CardSet(),
-        turn_up=deal.turn_up,
+        turn_up=None if deal.turn_up is None else labels.card(deal.turn_up),
         trump=deal.trump,
         phase=PHASE_NAMES[deal.phase],
         to_act=deal.to_act,
@@ -37,15 +42,14 @@ def public_view(deal: Deal, totals: tuple[int, ...], deal_number: int | None) ->
         tricks_won=tuple(deal.tricks_won),
         first_leader=deal.first_leader,
         trick_leader=deal.trick_leader if deal.trick or deal.phase != PLAYING else deal.to_act,
-        trick=tuple(deal.trick),
+        trick=labels.cards(deal.trick),
         led_suit=deal.led_suit,
         winning_seat=deal.trick_winner_so_far(),
-        tricks=tuple(deal.tricks),
-        history=tuple(deal.actions),
+        tricks=labels.tricks(deal.tricks),
+        history=labels.actions(deal.actions),
         legal_actions=(),
         forbidden_bid=None,
         totals=totals,
-        deal_number=deal_number,
     )
 
 

@@ -53,6 +53,7 @@ from ohhell.server.table.messages import (
     UndoMessage,
     parse_message,
 )
+from ohhell.server.table.players import bot_seed
 from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
 from ohhell.server.table.secret import secret_of
@@ -599,11 +600,12 @@ class Table:
                 wait = self._change_wait()
                 seq = self.seq
                 view = self.game.view(seat)
+                seed = bot_seed(self.game)
                 level = self.seats[seat].level or "normal"
             if wait:
                 await asyncio.sleep(wait)
                 continue
-            move = await self.thinkers.decide(level, view, f"ohhell-table:{self.id}:{seq}", self.names)
+            move = await self.thinkers.decide(level, view, seed, self.names)
             await self._act_until_saved(seat, seq, move.action, move.reason)
 
     async def _act_until_saved(self, seat: int, seq: int, action: Action, reason: str) -> None:

@@ -10,16 +10,18 @@ that person, with its numbers apart (:attr:`Move.details`).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ohhell.actions import Action
+from ohhell.actions import Action, action_text
 from ohhell.bots import hints, make_bot
 from ohhell.bots.base import Bot
 from ohhell.bots.intent import Intent
 from ohhell.bots.public import PublicFacts, PublicReason, public_text, why
+from ohhell.game import Game
 from ohhell.view import SeatView
 
 HINT_LEVEL: Final = "normal"
@@ -78,3 +80,15 @@ def hint(view: SeatView, names: Sequence[str] | None = None) -> Move:
 def decide_seeded(level: str, view: SeatView, seed: str, names: Sequence[str] | None = None) -> Move:
     """:func:`decide` with a random generator seeded by ``seed`` (what a worker process is asked)."""
     return decide(level, view, random.Random(seed), names)
+
+
+def bot_seed(game: Game) -> str:
+    """The seed of the computer player about to act: a secret function of the game's number and its moves so far.
+
+    It is computed by the server and never sent; the bot is handed the seed, not the number, and its view holds no
+    number either. A public seed (the table's id and move count, say) would let a person replay a computer
+    player's choices for each hand it might hold and so read its cards; this one is as secret as the deal until
+    the series ends. The same deal with the same moves gives the same seed, hence the same computer moves.
+    """
+    moves = ",".join(f"{seat} {action_text(action)}" for deal in game.deals for seat, action in deal.actions)
+    return hashlib.sha256(f"ohhell-bot:{game.number}:{moves}".encode()).hexdigest()

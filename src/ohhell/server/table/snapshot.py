@@ -63,8 +63,10 @@ def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
     carries the deal number: it stays on the server (:mod:`ohhell.server.table.secret`).
     """
     if seat == WATCHER:
-        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal), None)
-    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal), None)
+        return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal))
+    if facts.shown_deal == game.deal_index:
+        return game.view(seat)
+    return seat_view(game.deals[facts.shown_deal], seat, game.totals_before(facts.shown_deal))
 
 
 def state_message(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:

@@ -7,9 +7,11 @@ for one: a row's ``seq`` is its place in the log, while the table's ``seq`` (wha
 moves carry) is the number of actions the game holds, as before.
 
 An undo is allowed at a table with computer players (or one whose host allows it, like a club table), when the
-person acted in the hand shown and no other person has acted since; never once the series is over. It is not a bid
-change (:mod:`ohhell.rules`' ``bid_changes`` stays what it is): the move is taken back as if not made, and the
-person moves again.
+person acted in the current trick (or, before the first card, in the bidding) of the hand being played and no other
+person has acted since (:func:`actions_to_take_back`): never across the end of a trick or of a hand, so never after
+Show All Hands, and never once the series is over: it takes back moves the person has seen answered, not more. It
+is not a bid change (:mod:`ohhell.rules`' ``bid_changes`` stays what it is): the move is taken back as if not made,
+and the person moves again.
 
 >>> undo_count("undo 3"), undo_count("bid 2"), undo_text(2)
 (3, None, 'undo 2')
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ohhell.actions import action_text
+from ohhell.deal import Deal
 from ohhell.errors import OhHellError
 from ohhell.game import Game
 from ohhell.server.storage.journal import StoredAction
@@ -74,20 +77,31 @@ def replay(game: Game, rows: Sequence[StoredAction], apply: Callable[[StoredActi
 
 
 def actions_to_take_back(game: Game, seat: int, deal_index: int, humans: set[int]) -> int:
-    """How many actions an undo by ``seat`` takes back now (0: none may be): back to its last action in deal
-    ``deal_index``, over computer players' actions only."""
-    if game.is_over or deal_index >= len(game.deals):
+    """How many actions an undo by ``seat`` takes back now (0: none may be).
+
+    Back to its last action, over computer players' actions only, and never further than the start of the current
+    trick (before the first card: of the bidding, a trump choice included), so an undo shows at most the answers
+    to one card or one round of bids. Only in the hand shown while it is being played (``deal_index``): never
+    across the end of a hand, so never after Show All Hands, which is only for a hand that is over.
+    """
+    if game.is_over or deal_index != game.deal_index or game.deal.is_over:
         return 0
-    count = 0
-    for index in range(len(game.deals) - 1, deal_index - 1, -1):
-        for actor, _action in reversed(game.deals[index].actions):
-            count += 1
-            if index != deal_index:
-                return 0
-            if actor == seat:
-                return count
-            if actor in humans:
-                return 0
+    deal = game.deal
+    for count, (actor, _action) in enumerate(reversed(deal.actions[stage_start(deal) :]), start=1):
+        if actor == seat:
+            return count
+        if actor in humans:
+            return 0
+    return 0
+
+
+def stage_start(deal: Deal) -> int:
+    """Where the current stage of ``deal`` begins among its actions: the trick in progress (or the one just
+    finished, while the next has no card), or before the first card the bidding, which starts the deal."""
+    if deal.trick:
+        return len(deal.actions) - len(deal.trick)
+    if deal.tricks:
+        return len(deal.actions) - len(deal.tricks[-1].cards)
     return 0
 
 
