@@ -55,6 +55,12 @@ IDLE_SECONDS: Final = 5.0
 """What the started servers are told (``--idle-seconds``): let a table go 5 s after its last use."""
 MESSAGE_TIMEOUT: Final = 30.0
 
+UNLIMITED: Final = [
+    f"--{limit}={10**6}"
+    for limit in ("sockets-per-address", "messages-per-address", "new-games-per-address", "new-games-per-player")
+]
+"""Every simulated person shares 127.0.0.1: the limits per address and per player are lifted for the benchmark."""
+
 
 # ----------------------------------------------------------------- the servers
 
@@ -162,6 +168,7 @@ def started_servers(count: int, log_dir: Path, postgres: bool = False) -> Iterat
                 "0",
                 "--idle-seconds",
                 str(IDLE_SECONDS),
+                *UNLIMITED,
                 *extra,
             ]
             log = open(log_dir / f"server-{index}.log", "wb")  # noqa: SIM115

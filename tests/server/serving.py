@@ -25,6 +25,18 @@ T = TypeVar("T")
 FAST: Final = 0.02
 """Animation scale for tests: every pause of the table is 2% of what a person sees."""
 STARTUP_SECONDS: Final = 60.0
+RELAXED_LIMITS: Final = (
+    "--sockets-per-address",
+    "100000",
+    "--messages-per-address",
+    "100000",
+    "--new-games-per-address",
+    "100000",
+    "--new-games-per-player",
+    "100000",
+)
+"""The limits per address and per player lifted: every test's browsers and clients share 127.0.0.1, and many start
+games by the dozen. The tests of those limits start their server with ``limits=()`` (the defaults)."""
 
 
 def free_port() -> int:
@@ -45,6 +57,8 @@ class RunningServer:
     log_path: Path | None = None
     extra: list[str] = field(default_factory=list)
     """More ``ohhell serve`` options (``--redis …``, ``--idle-seconds …``)."""
+    limits: tuple[str, ...] = RELAXED_LIMITS
+    """The options of the limits per address and per player (:data:`RELAXED_LIMITS` unless told)."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -65,6 +79,7 @@ class RunningServer:
             self.database_url,
             "--animation-scale",
             str(self.animation_scale),
+            *self.limits,
             *self.extra,
         ]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115

@@ -6,6 +6,7 @@ temporary database). Not a test: pictures are for people to look at.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import tempfile
 from pathlib import Path
@@ -16,7 +17,9 @@ from playwright.sync_api import Page, ViewportSize, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from chromium import CHROMIUM, CHROMIUM_FLAGS
-from server.serving import RunningServer
+from server.duplicateplay import close_now, enter, event_on, last_move, play
+from server.seriesplay import first_move
+from server.serving import RunningServer, player, run_async
 from server.tablepage import TablePage, number_where_you_deal_first
 
 OUT: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -67,6 +70,28 @@ def mid_trick(table: TablePage) -> None:
         if kind == "play" and table.page.locator("#trick .trick-card").count() >= 2:
             return
         table.step()
+
+
+def duplicate_results(page: Page, server: RunningServer) -> None:
+    """The results of a daily deal that five people played in different ways, as Ann sees it after the close."""
+    clients = [player(server) for _ in range(5)]
+    event_id = event_on(clients[0], "/duplicate")
+    names = ("Ann", "Bo", "Cy", "Di", "Ed")
+    games = [enter(client, "/duplicate", event_id, name=name) for client, name in zip(clients, names, strict=True)]
+    policies = (first_move, last_move, first_move, last_move)
+
+    async def everyone() -> None:
+        await asyncio.gather(
+            *(play(server, g, c, choose=p) for g, c, p in zip(games, clients, policies, strict=False)),
+            play(server, games[4], clients[4], moves=30),  # Ed leaves early: unfinished at the close
+        )
+
+    run_async(everyone)
+    close_now(server, event_id)
+    for cookie in clients[0].cookies.jar:
+        page.context.add_cookies([{"name": cookie.name, "value": cookie.value or "", "url": server.url}])
+    page.goto(f"{server.url}/duplicate/events/{event_id}")
+    shoot(page, "duplicate-results")
 
 
 def main() -> None:
@@ -142,6 +167,7 @@ def main() -> None:
                 shoot(phone.page, "phone-15-cards")
                 phone.tool("#tool-menu summary")
                 shoot(phone.page, "phone-menu")
+                duplicate_results(browser.new_page(viewport=LAPTOP), server)
                 browser.close()
         finally:
             server.stop()

@@ -206,9 +206,13 @@ def play_on(pages: list[Page], until: str, limit: int = 3000) -> Page:
     raise AssertionError(f"no page was offered {until!r}")
 
 
-def assert_accessible(page: Page, where: str, checked: list[str]) -> None:
-    """No serious or critical violation by axe-core in ``page`` as it is now; ``where`` is noted in ``checked``."""
-    page.wait_for_load_state("networkidle")
+def assert_accessible(page: Page, where: str, checked: list[str], drawn: str | None = None) -> None:
+    """No serious or critical violation by axe-core in ``page`` once it is drawn (its network quiet, or the element
+    ``drawn`` shown for a page that keeps a request open); ``where`` is noted in ``checked``."""
+    if drawn is None:
+        page.wait_for_load_state("networkidle")
+    else:
+        page.wait_for_selector(drawn)
     assert serious_violations(page) == [], where
     checked.append(where)
 
@@ -235,6 +239,12 @@ def test_every_page_and_the_solo_table_in_each_phase_pass_axe(context: BrowserCo
     for path in ("/account", "/club", "/club/me", "/club/collection"):
         page.goto(f"{server.url}{path}")
         assert_accessible(page, path, checked)
+    sheet = context.request.post(
+        f"{server.url}/api/keeper/sheets", data={"preset": "short", "names": ["Ann", "Bo", "Cy"]}
+    )
+    assert sheet.ok, sheet.text()
+    page.goto(f"{server.url}{sheet.json()['url']}")
+    assert_accessible(page, "a score keeper's sheet", checked, drawn="#sheet tr")
 
     table = TablePage(page, server.url, {"forcedCard": False, "speed": "instant"})
     table.new_game("short", number=number_where_you_deal_first())
@@ -259,7 +269,7 @@ def test_every_page_and_the_solo_table_in_each_phase_pass_axe(context: BrowserCo
     page.goto(f"{page.url}/replay")
     expect(page.locator("#replay-step")).to_contain_text("as dealt")
     assert_accessible(page, "replay", checked)
-    assert len(checked) == 20
+    assert len(checked) == 21
 
 
 def test_the_shared_table_in_each_phase_and_a_spectators_page_pass_axe(browser: Browser, server: RunningServer) -> None:

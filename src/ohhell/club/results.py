@@ -86,13 +86,15 @@ def opponents_label(result: SeriesResult, seat: int) -> str:
 def person_results(result: SeriesResult, club_id: int | None = None) -> list[PersonResult]:
     """The rows of every person (not the computer players) at a finished series.
 
-    ``club_id`` counts the series for that club (a club table's), never when a computer player sat at it.
+    ``club_id`` counts the series for that club (a club table's), never when a computer player sat at it, unless
+    it was an entry of the club's duplicate event (its winners are the event's).
     """
     totals = [s.total for s in result.seats]
     quitters = set(result.left) | ({result.resigned} if result.resigned is not None else set())
     places = ranks(totals, quitters)
     shared = len(result.winners) > 1
-    club = None if result.against_computers else (club_id if club_id is not None else result.club_id)
+    counts_for_club = not result.against_computers or result.event_id is not None  # a club's duplicate event
+    club = (club_id if club_id is not None else result.club_id) if counts_for_club else None
     out = []
     for seat in result.seats:
         if seat.kind != "human" or seat.player is None:

@@ -21,6 +21,7 @@ from ohhell.club.store import ClubError, ClubStore
 from ohhell.club.xp import level_of, xp_for_level
 from ohhell.web.accounts.routes import form_fields, signed_in
 from ohhell.web.accounts.store import DELETED_PLAYER, Account, AccountStore
+from ohhell.web.events import ClubEvents, NoEvents
 from ohhell.web.house_rules import PRESET_TITLES
 from ohhell.web.pages import feature_templates
 
@@ -30,8 +31,9 @@ CACHED: Final = {"Cache-Control": "public, max-age=86400"}
 RECENT_SERIES: Final = 20
 
 
-def club_router(clubs: ClubStore, accounts: AccountStore) -> APIRouter:
-    """The club's routes over its store and the accounts."""
+def club_router(clubs: ClubStore, accounts: AccountStore, events: ClubEvents | None = None) -> APIRouter:
+    """The club's routes over its store and the accounts; ``events`` lists a club's duplicate events."""
+    club_events: ClubEvents = events if events is not None else NoEvents()
     router = APIRouter()
     templates = feature_templates(TEMPLATES)
 
@@ -196,6 +198,7 @@ def club_router(clubs: ClubStore, accounts: AccountStore) -> APIRouter:
             wins=wins,
             recent=recent,
             invites=await clubs.invites(club_id) if role == "admin" else [],
+            events=await club_events.events_of_club(club_id),
             presets=PRESET_TITLES,
             base_url=str(request.base_url).rstrip("/"),
             error=request.query_params.get("error"),

@@ -341,6 +341,21 @@ class ClubStore:
             )
             return bool(count)
 
+    async def club_name(self, club_id: int) -> str | None:
+        """:class:`~ohhell.web.events.ClubDirectory`: the club's name (``None``: no such club)."""
+        club = await self.club(club_id)
+        return None if club is None else club.name
+
+    async def club_role(self, club_id: int, player: str) -> str | None:
+        """:class:`~ohhell.web.events.ClubDirectory`: the role in the club of the account holding ``player``'s key."""
+        async with self._sessions() as session:
+            role = await session.scalar(
+                select(ClubMemberRow.role)
+                .join(AccountPlayerRow, AccountPlayerRow.account_id == ClubMemberRow.account_id)
+                .where(ClubMemberRow.club_id == club_id, AccountPlayerRow.player_key == player)
+            )
+            return None if role is None else str(role)
+
     # ----------------------------------------------------------------- invites
 
     async def new_invite(self, club_id: int) -> str:

@@ -20,9 +20,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ohhell import club, server, transfer, web
+from ohhell import club, duplicate, server, transfer, web
 from ohhell.club.routes import club_router
 from ohhell.club.store import ClubStore
+from ohhell.duplicate.routes import duplicate_router
+from ohhell.duplicate.store import DuplicateStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.pages.routes import game_router
 from ohhell.site import schema
@@ -34,6 +36,7 @@ from ohhell.web.accounts.sessions import AccountSessions
 from ohhell.web.accounts.store import AccountStore
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
+from ohhell.web.events import EventGames
 from ohhell.web.guards import BodyGuard
 from ohhell.web.headers import SecurityHeaders
 from ohhell.web.identity import PlayerCookie
@@ -64,6 +67,10 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     problem: dict[str, str | None] = {"database": None}
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url)
+    duplicates = DuplicateStore(config.database_url, results=clubs)  # the results hook: entries wait for the close
+
+    def deal_entries_with(games: EventGames) -> None:
+        duplicates.games = games
 
     async def bring_schema_up_to_date(app: FastAPI) -> bool:
         try:
@@ -89,12 +96,13 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
         if own_process:
             freeze_startup_objects()
-        database_back(app).extend((accounts.reconnect, clubs.reconnect))
+        database_back(app).extend((accounts.reconnect, clubs.reconnect, duplicates.reconnect))
         try:
             yield
         finally:
             await accounts.close()
             await clubs.close()
+            await duplicates.close()
             if retrying is not None:
                 retrying.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -109,6 +117,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
     app.mount("/static/club", StaticFiles(directory=club.STATIC), name="club-static")
+    app.mount("/static/duplicate", StaticFiles(directory=duplicate.STATIC), name="duplicate-static")
     app.mount("/static/transfer", StaticFiles(directory=transfer.STATIC), name="transfer-static")
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
 
@@ -119,9 +128,11 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
-    app.include_router(game_router(config, clubs, clubs))  # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    # the game: /, /games, /api/games, /ws/games (ohhell.server)
+    app.include_router(game_router(config, duplicates, clubs, duplicates, on_entry_games=deal_entries_with))
     app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
-    app.include_router(club_router(clubs, accounts))  # /club: statistics, clubs, the Collection (ohhell.club)
+    app.include_router(club_router(clubs, accounts, duplicates))  # /club: statistics, clubs, events (ohhell.club)
+    app.include_router(duplicate_router(duplicates, clubs))  # /duplicate: the daily deal, events (ohhell.duplicate)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)
     app.include_router(transfer_router(config))  # moving your games: /transfer, /api/transfer (ohhell.transfer)
     return app

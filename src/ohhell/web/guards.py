@@ -3,13 +3,15 @@
 A browser always names the page that opens a WebSocket (``Origin``); a page of another site must not open a
 player's game with the player's cookie, so the socket takes only the server's own origin and the ones configured
 (:func:`origin_allowed`). Programs that are not browsers send no ``Origin`` and are let through: the cookie is
-what they must hold. :class:`RateLimit` caps the messages of one connection.
+what they must hold. :class:`Buckets` bound what one person or one address may do however many connections it
+opens: socket messages (:class:`RateLimit`), chat lines, new games.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from typing import Any, Final, Literal
 
 import orjson
@@ -56,25 +58,73 @@ def origin_allowed(scope: Scope, allowed: Iterable[str] = ()) -> bool:
     return origin == own_origin(scope) or origin in {a.lower() for a in allowed}
 
 
-class RateLimit:
-    """A token bucket per connection: :meth:`take` says whether a message may go on, is refused, or ends it."""
+class Buckets:
+    """Token buckets by key (a person, an address): ``burst`` at once, then ``per_second``, whatever the connection.
 
-    def __init__(self, per_second: float = MESSAGES_PER_SECOND, burst: int = MESSAGE_BURST) -> None:
+    :meth:`take` spends one token of every key given, or none if any is empty, and says how long until it would
+    succeed. Keys unused long enough to be full again are forgotten, and at most ``keep`` are held (the least
+    recently used go first: a flood of new keys forgets old ones, it cannot grow the memory).
+    """
+
+    def __init__(self, per_second: float, burst: float, keep: int = 100_000) -> None:
         self.per_second = per_second
         self.burst = burst
-        self.tokens = float(burst)
+        self.keep = keep
+        self._buckets: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()
+        """key -> (tokens, when counted), least recently used first."""
+
+    def _tokens(self, key: Hashable, now: float) -> float:
+        tokens, at = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - at) * self.per_second)
+
+    def wait(self, *keys: Hashable) -> float:
+        """The seconds until every key has a token (0.0: they have now)."""
+        now = time.monotonic()
+        return max((max(0.0, 1 - self._tokens(key, now)) / self.per_second for key in keys), default=0.0)
+
+    def take(self, *keys: Hashable) -> float:
+        """Spend one token of each key: 0.0 if done, else the seconds until each key has one (nothing spent)."""
+        waiting = self.wait(*keys)
+        if waiting:
+            return waiting
+        now = time.monotonic()
+        for key in keys:
+            self._buckets[key] = (self._tokens(key, now) - 1, now)
+            self._buckets.move_to_end(key)
+        while len(self._buckets) > self.keep:
+            self._buckets.popitem(last=False)
+        return 0.0
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class RateLimit:
+    """One connection's messages against the buckets of its person and its address: go on, refuse, or close.
+
+    The tokens are shared by every connection of the same person (and of the same address), so opening more
+    sockets buys no more messages; the refusals are the connection's own, and one that keeps sending after
+    :data:`CLOSE_AFTER_REFUSED` of them is closed.
+    """
+
+    def __init__(self, people: Buckets, addresses: Buckets, person: Hashable, address: Hashable) -> None:
+        self.people, self.addresses = people, addresses
+        self.person, self.address = person, address
         self.refused = 0
-        self._at = time.monotonic()
 
     def take(self) -> Literal["ok", "refuse", "close"]:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self._at) * self.per_second)
-        self._at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.people.wait(self.person) == 0.0 and self.addresses.wait(self.address) == 0.0:
+            self.people.take(self.person)
+            self.addresses.take(self.address)
             return "ok"
         self.refused += 1
         return "close" if self.refused > CLOSE_AFTER_REFUSED else "refuse"
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address, as the server sees it (a trusted proxy's ``X-Forwarded-For`` already applied)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 MAX_BODY_BYTES: Final = 64 * 1024

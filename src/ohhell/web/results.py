@@ -57,7 +57,10 @@ class SeriesResult:
     undos: tuple[int, ...] = ()
     """The seats that took back a move (the club aid) during the series."""
     club_id: int | None = None
-    """The club of a club table; ``None`` elsewhere."""
+    """The club of a club table (or of a club's duplicate event); ``None`` elsewhere."""
+    event_id: int | None = None
+    """The duplicate event (:mod:`ohhell.web.events`) the series was an entry of, handed on when the event closed:
+    its ``winners`` are the event's, and a club's event counts for the club though played against computers."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -9,7 +9,9 @@ says which human seats are yours.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import math
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -30,7 +32,14 @@ from ohhell.server.processes.hub import Hub, RedisHub, SoloHub
 from ohhell.server.processes.relay import Relay
 from ohhell.server.storage.store import GameNotFoundError, Store, StoredGame
 from ohhell.server.table import wording
-from ohhell.server.table.live import CHANGE_WINDOW, Table, TableClosedError, Tables, rebuild_with_undos
+from ohhell.server.table.live import (
+    CHANGE_WINDOW,
+    Table,
+    TableClosedError,
+    TableFullError,
+    Tables,
+    rebuild_with_undos,
+)
 from ohhell.server.table.outbox import Outbox
 from ohhell.server.table.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
 from ohhell.server.table.secret import secret_of
@@ -39,6 +48,8 @@ from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
+from ohhell.web.events import EventGames, EventTables, NoEvents
+from ohhell.web.models import utc_now
 from ohhell.web.pages import feature_templates
 from ohhell.web.results import ClubTables, NoResults, ResultsHook
 
@@ -50,24 +61,42 @@ NOT_YOURS: Final = (
 )
 
 
+FULL_CODE: Final = 4429
+"""The close code of a socket turned away for too many of its kind (a seat's tabs, an address's sockets, a table's
+spectators): the page shows the reason and does not reconnect by itself."""
+NEW_GAMES_WINDOW: Final = 600.0
+"""``new_games_per_address`` and ``new_games_per_player`` are counted over 10 minutes."""
+
+
+async def refuse_socket(websocket: WebSocket, outbox: Outbox, reason: str) -> None:
+    """Close an accepted socket with :data:`FULL_CODE` and the reason, after what it was sent already."""
+    await outbox.flush()
+    await websocket.close(code=FULL_CODE, reason=reason[:120])
+
+
 class SocketConnection:
     """A browser's WebSocket, seated at one seat of a table; what the table sends it waits in its outbox."""
 
     def __init__(self, websocket: WebSocket, seat: int) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.address = guards.client_address(websocket.scope)
         self.outbox = Outbox(websocket)
 
     async def send(self, text: str) -> None:
         """Queue one message for the socket (:mod:`ohhell.server.table.outbox`: a reader falling behind is closed)."""
         await self.outbox.send(text)
 
+    async def refuse(self, reason: str) -> None:
+        await refuse_socket(self.websocket, self.outbox, reason)
 
-def game_summary(stored: StoredGame, player: str) -> dict[str, Any]:
+
+def game_summary(stored: StoredGame, player: str, held: bool = False) -> dict[str, Any]:
     """One line of ``player``'s list of games, from the game row alone: the deal number (as text) once the series
-    is over, or of a practice series to the person who chose it; the commitment otherwise."""
+    is over (unless ``held``: a duplicate event's entry while the event is open), or of a practice series to the
+    person who chose it; the commitment otherwise."""
     seat = seat_of(stored, player)
-    told = secret_of(stored).told_to(-1 if seat is None else seat, stored.finished)
+    told = secret_of(stored).told_to(-1 if seat is None else seat, stored.finished and not held)
     rules = Rules.from_json(stored.rules)
     names = [str(seat["name"]) for seat in stored.seats]
     if stored.finished and stored.winners is not None and stored.totals is not None:
@@ -110,13 +139,40 @@ def seat_of(stored: StoredGame, player: str) -> int | None:
     return None
 
 
-def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs: ClubTables | None = None) -> APIRouter:
+class EntryGames:
+    """:class:`~ohhell.web.events.EventGames`: the tables of a duplicate event's entries, stored like every game."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def start_entry(self, rules: dict[str, Any], number: int, seats: list[dict[str, Any]], owner: str) -> int:
+        """A new game dealt from the event's secret number; its id."""
+        seated = [Seat.from_json(s) for s in seats]
+        stored = await self.tables.start(Rules.from_json(rules), number, seated, owner, practice=False)
+        return stored.id
+
+
+def game_router(
+    config: ServerConfig,
+    results: ResultsHook | None = None,
+    clubs: ClubTables | None = None,
+    events: EventTables | None = None,
+    on_entry_games: Callable[[EventGames], None] | None = None,
+) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
 
     ``results`` is told of every series that ends, and ``clubs`` answers for club tables (the site wires the club's
-    store to both)."""
+    store to both); ``events`` says which games are duplicate events' entries, and ``on_entry_games`` is handed the
+    :class:`EntryGames` that deals them once the tables are up (the site wires the duplicate events' store)."""
     club_tables: ClubTables = clubs if clubs is not None else NoResults()
+    event_tables: EventTables = events if events is not None else NoEvents()
     holder: dict[str, Any] = {}
+    messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
+    messages_of_addresses = guards.Buckets(config.messages_per_address, 2 * config.messages_per_address)
+    games_of_players = guards.Buckets(config.new_games_per_player / NEW_GAMES_WINDOW, config.new_games_per_player)
+    games_of_addresses = guards.Buckets(config.new_games_per_address / NEW_GAMES_WINDOW, config.new_games_per_address)
+    open_sockets: Counter[str] = Counter()
+    """This process's open game and watch sockets, by address."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -131,9 +187,13 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             table = await open_table(stored, store, thinkers, parties, tables.change_window)
             table.undo_by_host = await club_tables.allows_undo(stored.id)
             table.on_play_again = club_tables.play_again
+            table.event = await event_tables.event_table(stored.id)
+            table.event_source = event_tables.event_table
             return table
 
         tables.opener = opener
+        if on_entry_games is not None:
+            on_entry_games(EntryGames(tables))
         relay = Relay(tables)
         await relay.start()
         holder["tables"], holder["relay"], holder["parties"] = tables, relay, parties
@@ -185,9 +245,28 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             raise HTTPException(403, NOT_YOURS)
         return stored
 
+    async def summaries(player: str, games: list[StoredGame]) -> list[dict[str, Any]]:
+        """The lines of ``player``'s list of games; a finished entry of a duplicate event still open keeps its
+        number sealed (the other entrants play those cards)."""
+
+        async def held(stored: StoredGame) -> bool:
+            if not stored.finished or stored.practice:
+                return False
+            event = await event_tables.event_table(stored.id)
+            return event is not None and utc_now() < event.closes_at
+
+        return [game_summary(g, player, await held(g)) for g in games]
+
+    async def sealed_until_event_closes(game_id: int) -> None:
+        """403 for a duplicate event's entry while the event is open: others still play these cards."""
+        event = await event_tables.event_table(game_id)
+        if event is not None and utc_now() < event.closes_at:
+            raise HTTPException(403, "This is a duplicate event's deal: its hands are shown once the event has closed.")
+
     async def own_played_game(request: Request, game_id: int) -> tuple[StoredGame, Game, list[Undo]]:
         """The game and its engine state, rebuilt from the log (with its undos), for a player with a seat at it."""
         await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         stored = await tables().store.load(game_id)
         game, undos = rebuild_with_undos(stored)
         game.left = left_of(await parties().party(game_id))
@@ -218,7 +297,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
         return page(
             request,
             "home.html",
-            games=[game_summary(g, player_of(request)) for g in games],
+            games=await summaries(player_of(request), games),
             presets=house_rules.PRESET_TITLES,
             schedules=house_rules.SCHEDULE_TITLES,
             scorings=house_rules.SCORING_TITLES,
@@ -239,10 +318,12 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             if party is not None and party.host == player_of(request):
                 code = (await parties().links(game_id)).get(JOIN)
                 invite = None if code is None else f"{str(request.base_url).rstrip('/')}/join/{code}"
+        event = await event_tables.event_table(game_id)
         return page(
             request,
             "game.html",
             game_id=stored.id,
+            event_url=None if event is None else event.url,
             preset=rules.preset_name,
             draw=first_draw(rules, stored, -1 if seat is None else seat),
             invite_url=invite,
@@ -251,13 +332,29 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         return page(request, "replay.html", game_id=stored.id)
+
+    def count_new_game(request: Request) -> None:
+        """Count a new game against its player and its address, or refuse it (429, with ``Retry-After``)."""
+        player, address = player_of(request), guards.client_address(request.scope)
+        waits = (games_of_players.wait(player), games_of_addresses.wait(address))
+        if max(waits) > 0:
+            after = math.ceil(max(waits))
+            whose = "your browser or account" if waits[0] >= waits[1] else "your address"
+            raise HTTPException(
+                429,
+                f"Too many new games from {whose}: try again in {after} seconds.",
+                headers={"Retry-After": str(after)},
+            )
+        games_of_players.take(player)
+        games_of_addresses.take(address)
 
     # ----------------------------------------------------------------- API
 
     @router.get("/api/games")
     async def list_games(request: Request) -> list[dict[str, Any]]:
-        return [game_summary(g, player_of(request)) for g in await games_of(player_of(request))]
+        return await summaries(player_of(request), await games_of(player_of(request)))
 
     @router.post("/api/games", status_code=201)
     async def start_game(request: Request, body: newgame.NewGameRequest) -> dict[str, Any]:
@@ -267,6 +364,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             raise HTTPException(400, str(exc)) from None
         if body.club is not None and not await club_tables.may_take_seat(body.club, player_of(request)):
             raise HTTPException(403, "club: only a member of the club may open its table (sign in first).")
+        count_new_game(request)
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         if body.friends:
             await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
@@ -289,7 +387,9 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
                 409,
                 "replay-deal: this series is still being played; its cards can be played again once it is over.",
             )
+        await sealed_until_event_closes(game_id)
         me = player_of(request)
+        count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
         seats = [  # the others' seats of a table of several people are computer players in one's own replay
             Seat.human(s.name, me)
@@ -345,7 +445,7 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             return
         await websocket.accept()
         connection = SocketConnection(websocket, seat)
-        await serve_socket(websocket, game_id, connection, connection.outbox)
+        await serve_socket(websocket, game_id, connection, connection.outbox, player)
 
     @router.websocket("/ws/watch/{code}")
     async def watch_socket(websocket: WebSocket, code: str) -> None:
@@ -362,19 +462,53 @@ def game_router(config: ServerConfig, results: ResultsHook | None = None, clubs:
             return
         await websocket.accept()
         outbox = Outbox(websocket)
-        watcher = WatcherConnection(outbox.send, watcher_name(websocket))
-        await serve_socket(websocket, game_id, watcher, outbox)
+        address = guards.client_address(websocket.scope)
+        watcher = WatcherConnection(
+            outbox.send, watcher_name(websocket), address, lambda reason: refuse_socket(websocket, outbox, reason)
+        )
+        await serve_socket(websocket, game_id, watcher, outbox, None)
 
-    async def serve_socket(websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox) -> None:
-        """Seat an accepted socket's connection at its table and pass its messages on until it closes."""
+    async def serve_socket(
+        websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox, player: str | None
+    ) -> None:
+        """Seat an accepted socket's connection at its table and pass its messages on until it closes.
+
+        ``player``: whose socket it is (``None``: a spectator's, who is known by the address alone). The address
+        may hold ``sockets_per_address`` open at once in this process; messages are counted against the person's
+        and the address's buckets, shared by all their sockets.
+        """
+        address = guards.client_address(websocket.scope)
+        if open_sockets[address] >= config.sockets_per_address:
+            await refuse_socket(
+                websocket, outbox, f"Too many connections from your address ({config.sockets_per_address}): close some."
+            )
+            await outbox.aclose()
+            return
+        open_sockets[address] += 1
+        try:
+            await pass_messages(
+                websocket, game_id, connection, outbox, ("player", player) if player else ("watching", address), address
+            )
+        finally:
+            open_sockets[address] -= 1
+            if not open_sockets[address]:
+                del open_sockets[address]
+
+    async def pass_messages(
+        websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox, person: tuple[str, str], address: str
+    ) -> None:
         try:
             link = await relay().connect(game_id, connection)
+        except TableFullError as full:  # the seat's tabs, the table's spectators
+            await refuse_socket(websocket, outbox, str(full))
+            await outbox.aclose()
+            return
         except (GameNotFoundError, TableClosedError, *failures.DATABASE_ERRORS):
-            await outbox.flush()  # a refusal the table sent (a full table of spectators) reaches the page first
+            await outbox.flush()
             await outbox.aclose()
             await websocket.close(code=1013, reason="the table cannot be reached now: try again")
             return
-        limit = guards.RateLimit()
+        limit = guards.RateLimit(messages_of_people, messages_of_addresses, person, address)
         try:
             while True:
                 message = await websocket.receive()

@@ -28,7 +28,6 @@ import logging
 import time
 import unicodedata
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ohhell.actions import Action
@@ -44,6 +43,7 @@ from ohhell.server.table.live import (
     Connection,
     Table,
     TableClosedError,
+    TableFullError,
     _Seated,
     encode,
     new_game,
@@ -62,6 +62,7 @@ from ohhell.server.table.messages import (
 )
 from ohhell.server.table.seats import COMPUTER_NAMES, Seat
 from ohhell.server.table.thinkers import Thinkers
+from ohhell.web.guards import Buckets
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,11 @@ GRACE_SECONDS: Final = 30.0
 """How long a disconnected person's turn waits before a computer player plays for them (a table setting)."""
 STAND_IN_LEVEL: Final = "normal"
 CHAT_KEEP: Final = 50
-CHAT_PER_SECONDS: Final = (5, 10.0)
-"""At most 5 chat lines in any 10 seconds from one connection."""
+CHAT_BURST: Final = 5
+CHAT_PER_SECOND: Final = 0.5
+"""A person may send 5 chat lines at once, then one every 2 seconds: whatever number of sockets they open."""
+CHAT_ADDRESS_SHARE: Final = 3
+"""One address (a household, a club's router) may send three people's worth."""
 MAX_WATCHERS: Final = 100
 """Spectators at one table at most; one more is told so and turned away."""
 TOO_MANY_WATCHERS: Final = f"This table already has {MAX_WATCHERS} spectators: try again later."
@@ -97,23 +101,6 @@ def _shown(character: str) -> str:
     if category not in HIDDEN_CATEGORIES:
         return character
     return " " if category == "Cc" else ""
-
-
-@dataclass
-class _ChatLimit:
-    """A connection's recent chat lines, to hold it to :data:`CHAT_PER_SECONDS`."""
-
-    times: deque[float]
-
-    def take(self) -> bool:
-        count, seconds = CHAT_PER_SECONDS
-        now = time.monotonic()
-        while self.times and now - self.times[0] > seconds:
-            self.times.popleft()
-        if len(self.times) >= count:
-            return False
-        self.times.append(now)
-        return True
 
 
 class PartyTable(Table):
@@ -154,7 +141,9 @@ class PartyTable(Table):
         self._background: set[asyncio.Task[None]] = set()
         self._timer: asyncio.Task[None] | None = None
         self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
-        self._chat_limits: dict[int, _ChatLimit] = {}
+        self._chat_people = Buckets(CHAT_PER_SECOND, CHAT_BURST)
+        """Chat tokens per person: a seat (whatever its sockets), or a spectator by their address."""
+        self._chat_addresses = Buckets(CHAT_PER_SECOND * CHAT_ADDRESS_SHARE, CHAT_BURST * CHAT_ADDRESS_SHARE)
         self.again: set[int] = set()
         self.moved_to: int | None = None
         self._note_turn()
@@ -247,7 +236,8 @@ class PartyTable(Table):
                 raise TableClosedError(f"table {self.id} was let go")
             if seat == WATCHER and len(self._watchers()) >= MAX_WATCHERS:
                 await self._refuse(connection, "too-many-watchers", TOO_MANY_WATCHERS)
-                raise TableClosedError(f"table {self.id} has {MAX_WATCHERS} spectators")
+                raise TableFullError(TOO_MANY_WATCHERS)
+            self._check_room(seat)
             message, sent = snapshot.full_state(self.game, self.facts, seat)
             seated = self._seated.setdefault(seat, _Seated([], sent))
             seated.sent = sent
@@ -265,7 +255,6 @@ class PartyTable(Table):
 
     def leave(self, connection: Connection) -> None:
         super().leave(connection)
-        self._chat_limits.pop(id(connection), None)
         seat = connection.seat
         if seat >= 0 and not self._connected(seat):
             self.away_since[seat] = time.monotonic()
@@ -446,10 +435,13 @@ class PartyTable(Table):
         if not text:
             await self._refuse(connection, "bad-message", "That chat line is empty.")
             return
-        limit = self._chat_limits.setdefault(id(connection), _ChatLimit(deque()))
-        if not limit.take():
+        address = str(getattr(connection, "address", None))
+        person: tuple[str, object] = ("seat", seat) if seat != WATCHER else ("watching", address)
+        if self._chat_people.wait(person) or self._chat_addresses.wait(address):
             await self._refuse(connection, "chat-too-fast", "Too many chat lines at once: wait a few seconds.")
             return
+        self._chat_people.take(person)
+        self._chat_addresses.take(address)
         name = str(getattr(connection, "name", None) or "Spectator") if seat == WATCHER else self.seats[seat].name
         line = {
             "from": name,

@@ -8,7 +8,7 @@ table itself is ``/games/{id}`` like any game; its socket carries the waiting ro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket
@@ -39,15 +39,22 @@ RETIRED = {
 
 
 class WatcherConnection:
-    """A spectator's WebSocket: no seat, a name to be listed by."""
+    """A spectator's WebSocket: no seat, a name to be listed by, an address to be counted by."""
 
-    def __init__(self, send: Callable[[str], Any], name: str) -> None:
+    def __init__(
+        self, send: Callable[[str], Any], name: str, address: str, refuse: Callable[[str], Awaitable[None]]
+    ) -> None:
         self._send = send
+        self._refuse = refuse
         self.seat = WATCHER
         self.name = name
+        self.address = address
 
     async def send(self, text: str) -> None:
         await self._send(text)
+
+    async def refuse(self, reason: str) -> None:
+        await self._refuse(reason)
 
 
 def party_routes(

@@ -22,7 +22,7 @@ import uuid
 from typing import Any, Final, Protocol
 
 from ohhell.server.processes.hub import Hub
-from ohhell.server.table.live import Connection, NotOwnerError, Table, TableClosedError, Tables
+from ohhell.server.table.live import Connection, NotOwnerError, Table, TableClosedError, TableFullError, Tables
 
 log = logging.getLogger(__name__)
 
@@ -39,18 +39,26 @@ class Socket(Protocol):
     """The local end of a link: a browser's socket at one seat."""
 
     seat: int
+    address: str
 
     async def send(self, text: str) -> None:
         """Send one message; raise if the socket is gone."""
+
+    async def refuse(self, reason: str) -> None:
+        """The table turned it away (:class:`~ohhell.server.table.live.TableFullError`): close it, saying why."""
 
 
 class RemoteConnection:
     """At the owner: a connection held by another process, reached through its inbox."""
 
-    def __init__(self, hub: Hub, origin: str, link_id: str, seat: int, name: str | None = None) -> None:
+    def __init__(
+        self, hub: Hub, origin: str, link_id: str, seat: int, name: str | None = None, address: str = "unknown"
+    ) -> None:
         self.hub = hub
         self.name = name
         """A spectator's name, to list them as watching."""
+        self.address = address
+        """The browser's address, for the limits per address (chat)."""
         self.origin = origin
         self.link_id = link_id
         self.seat = seat
@@ -98,8 +106,9 @@ class Link:
                 self.table, self.owner = None, elsewhere.owner
                 self.relay.relayed[self.id] = self
                 self._still_at = time.monotonic()
+                name = getattr(self.socket, "name", None)
                 hub.send(
-                    elsewhere.owner, self._envelope("attach", seat=self.seat, name=getattr(self.socket, "name", None))
+                    elsewhere.owner, self._envelope("attach", seat=self.seat, name=name, address=self.socket.address)
                 )
                 return
             try:
@@ -207,6 +216,12 @@ class Relay:
             if link is not None:
                 await link.reopen()
             return
+        if kind == "refused":  # the owner's table is full for this socket: no going again, it is closed
+            link = self.relayed.pop(str(message.get("link")), None)
+            if link is not None:
+                link.owner = None
+                await link.socket.refuse(str(message.get("reason", "")))
+            return
         await self._for_owner(message)
 
     async def _for_owner(self, message: dict[str, Any]) -> None:
@@ -223,9 +238,17 @@ class Relay:
                 table = await self.tables.get(game_id)
                 name = message.get("name")
                 connection = RemoteConnection(
-                    self.hub, origin, link_id, int(message["seat"]), None if name is None else str(name)[:24]
+                    self.hub,
+                    origin,
+                    link_id,
+                    int(message["seat"]),
+                    None if name is None else str(name)[:24],
+                    str(message.get("address", "unknown")),
                 )
                 await table.join(connection)
+            except TableFullError as full:
+                self.hub.send(origin, {"kind": "refused", "link": link_id, "reason": str(full)})
+                return
             except Exception:  # not the owner any more, or the table is going: the link goes again
                 self.hub.send(origin, {"kind": "moved", "link": link_id})
                 return

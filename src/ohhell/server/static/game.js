@@ -18,6 +18,7 @@ const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const scale = Number(root.dataset.animationScale || "1");
 const DELAYS = { bid: 650, card: 750, trick: 1500 };
+const TURNED_AWAY = 4429; // the socket's close code for too many of its kind (ohhell.server.pages.routes.FULL_CODE)
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
 const settings = loadSettings();
@@ -71,10 +72,15 @@ function connect() {
     $("connection").hidden = true;
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     const box = $("connection");
-    box.textContent = "Connection lost: reconnecting…";
     box.hidden = false;
+    if (event.code === TURNED_AWAY) {
+      // too many tabs of this seat, sockets of this address, or spectators: reconnecting would be turned away too
+      box.textContent = event.reason || "The server turned this page away: close other tabs, then reload.";
+      return;
+    }
+    box.textContent = "Connection lost: reconnecting…";
     setTimeout(connect, Math.min(4000, 250 * 2 ** retries++));
   });
 }
@@ -200,7 +206,7 @@ function renderSeal(game) {
   const seal = game.commitment;
   if (!seal) return;
   const chooser = seal.chooser === null ? "" : seal.chooser === game.you ? "you" : game.players[seal.chooser].name;
-  showSeal(seal, $("seal"), $("deal-number"), chooser);
+  showSeal(seal, $("seal"), $("deal-number"), chooser, game.over);
   $("replay-button").disabled = !game.over; // its cards are played again once the series is over (as practice)
 }
 

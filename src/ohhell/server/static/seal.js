@@ -34,7 +34,7 @@ function code(text) {
 }
 
 // Fill `box` (the page's #seal) and the header's number (#deal-number) from the state's `commitment`.
-export async function showSeal(seal, box, numberNode, chooser = "you") {
+export async function showSeal(seal, box, numberNode, chooser = "you", over = false) {
   if (!seal || !box) return;
   if (numberNode) {
     numberNode.textContent = seal.number !== null ? seal.number : "sealed";
@@ -58,10 +58,12 @@ export async function showSeal(seal, box, numberNode, chooser = "you") {
   if (seal.salt === null) {
     parts.push(
       line(
-        seal.number === null
-          ? "A secret number fixed every hand before the first deal. It and its salt are shown here when the series" +
-              " is over, so that everyone can check the cards were never changed."
-          : `You chose the deal number ${seal.number}; the others see it when the series is over.`,
+        over && seal.number === null
+          ? "This table is a duplicate event's entry: its number and salt are shown when the event closes."
+          : seal.number === null
+            ? "A secret number fixed every hand before the first deal. It and its salt are shown here when the" +
+                " series is over, so that everyone can check the cards were never changed."
+            : `You chose the deal number ${seal.number}; the others see it when the series is over.`,
       ),
     );
   } else {

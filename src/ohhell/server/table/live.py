@@ -58,6 +58,7 @@ from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
 from ohhell.server.table.secret import secret_of
 from ohhell.server.table.thinkers import Thinkers
+from ohhell.web.events import EventTable
 from ohhell.web.models import utc_now
 from ohhell.web.results import NoResults, ResultsHook
 
@@ -84,6 +85,16 @@ class Connection(Protocol):
 
     async def send(self, text: str) -> None:
         """Send one message (JSON text); raise if the connection is gone."""
+
+
+MAX_SOCKETS_PER_SEAT: Final = 4
+"""Connections one seat may hold at a table at once (tabs, windows, a phone): one more is refused, the ones open
+stay (closing an old tab the person may be looking at would be worse). Every process's sockets count, as the table's
+owner holds them all."""
+
+
+class TableFullError(RuntimeError):
+    """The table takes no more connections of this kind (a seat's sockets, spectators): the reason, in words."""
 
 
 class CorruptLogError(RuntimeError):
@@ -137,8 +148,16 @@ def rebuild_with_undos(stored: StoredGame) -> tuple[Game, list[undo.Undo]]:
     return game, undos
 
 
-def new_game(rules: Rules, number: int | None, seats: list[Seat], owner: str, replay_of: int | None = None) -> NewGame:
-    """A new game's row: a secret number with a fresh salt, or (a number given) a practice series."""
+def new_game(
+    rules: Rules,
+    number: int | None,
+    seats: list[Seat],
+    owner: str,
+    replay_of: int | None = None,
+    practice: bool | None = None,
+) -> NewGame:
+    """A new game's row: a secret number with a fresh salt, or (a number given) a practice series unless
+    ``practice`` is false."""
     game = Game(rules, secret_deal_number() if number is None else number, names=[seat.name for seat in seats])
     assert game.number is not None
     return NewGame(
@@ -148,7 +167,7 @@ def new_game(rules: Rules, number: int | None, seats: list[Seat], owner: str, re
         seats=[seat.to_json() for seat in seats],
         owner=owner,
         replay_of=replay_of,
-        practice=number is not None,
+        practice=number is not None if practice is None else practice,
     )
 
 
@@ -196,6 +215,12 @@ class Table:
         self.has_humans = any(seat.is_human for seat in self.seats)
         self.undo_by_host = False
         """Undo allowed by the table's host (a club whose admins allow it), even without computer players."""
+        self.event: EventTable | None = None
+        """The duplicate event whose entry this table is (:mod:`ohhell.web.events`): no Undo, Hint or Show All Hands,
+        no deal number sent, and no move once the event has closed (the computer players' seeds come from the deal
+        and the moves at every table, so the same moves meet the same computer moves)."""
+        self.event_source: Callable[[int], Awaitable[EventTable | None]] | None = None
+        """Where the event is read again before a person's move (its closing time is the database's)."""
         self.shown_deal = stored.shown_deal if self.has_humans else self.game.deal_index
         first = snapshot.first_seq(self.game, self.shown_deal)
         self.reasons: dict[int, str] = undo.reasons_by_position(stored.actions, first)
@@ -218,7 +243,8 @@ class Table:
     @property
     def facts(self) -> snapshot.TableFacts:
         """The public facts the snapshot needs."""
-        return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons, self.secret)
+        sealed = self.event is not None and not self.event_closed()
+        return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons, self.secret, sealed)
 
     @property
     def waiting_for_next(self) -> bool:
@@ -256,6 +282,7 @@ class Table:
         async with self._lock:
             if self.closed:
                 raise TableClosedError(f"table {self.id} was let go")
+            self._check_room(connection.seat)
             message, sent = snapshot.full_state(self.game, self.facts, connection.seat)
             seated = self._seated.setdefault(connection.seat, _Seated([], sent))
             seated.sent = sent  # the seat's other connections hold this same state
@@ -264,6 +291,15 @@ class Table:
             if self.saving_fails:
                 await self._send(connection, encode(_notice_saving(True)))
         self.wake_computer_players()
+
+    def _check_room(self, seat: int) -> None:
+        """Refuse one more connection of a seat that holds :data:`MAX_SOCKETS_PER_SEAT` (:class:`TableFullError`)."""
+        seated = self._seated.get(seat)
+        if seat >= 0 and seated is not None and len(seated.connections) >= MAX_SOCKETS_PER_SEAT:
+            raise TableFullError(
+                f"This game is open in {MAX_SOCKETS_PER_SEAT} tabs or windows already:"
+                " close one, then reload this page."
+            )
 
     def leave(self, connection: Connection) -> None:
         """Forget a closed connection."""
@@ -316,14 +352,17 @@ class Table:
         await self._send_state(connection)
 
     async def _send_state(self, connection: Connection) -> None:
-        """The whole table again, for one connection (the seat's record of what it was told is reset with it)."""
+        """The whole table again, for the one connection that asked (under the lock).
+
+        The seat's other connections are not sent it: every change went to all of them, so they hold what this
+        state says already, and the seat's record of what it was told is this state too (as when one joins). A
+        ``sync`` costs the one state, however many sockets the seat has open.
+        """
         message, sent = snapshot.full_state(self.game, self.facts, connection.seat)
         seated = self._seated.get(connection.seat)
-        if seated is not None and seated.connections == [connection]:
+        if seated is not None:
             seated.sent = sent
-            await self._send(connection, encode(self._with_undo(message, connection.seat)))
-        else:  # the seat's other connections must hold the same state, for the next changes to fit
-            await self._broadcast_states({connection.seat})
+        await self._send(connection, encode(self._with_undo(message, connection.seat)))
 
     async def _send(self, connection: Connection, text: str) -> None:
         try:
@@ -339,11 +378,9 @@ class Table:
             for connection in list(seated.connections):
                 await self._send(connection, text)
 
-    async def _broadcast_states(self, seats: set[int] | None = None) -> None:
-        """The whole table to every connected seat (or to ``seats``)."""
+    async def _broadcast_states(self) -> None:
+        """The whole table to every connected seat."""
         for seat, seated in list(self._seated.items()):
-            if seats is not None and seat not in seats:
-                continue
             message, seated.sent = snapshot.full_state(self.game, self.facts, seat)
             text = encode(self._with_undo(message, seat))
             for connection in list(seated.connections):
@@ -356,8 +393,26 @@ class Table:
 
     # ----------------------------------------------------------------- acting
 
+    def event_closed(self) -> bool:
+        """Whether the table is a duplicate event's entry and the event has closed (no move is taken any more)."""
+        return self.event is not None and utc_now() >= self.event.closes_at
+
+    async def _event_over(self) -> bool:
+        """:meth:`event_closed`, with the event read again first (another process, or an admin, may have closed it)."""
+        if self.event is None:
+            return False
+        if self.event_source is not None:
+            self.event = await self.event_source(self.id) or self.event
+        return self.event_closed()
+
+    async def _refuse_closed(self, connection: Connection) -> None:
+        await self._refuse(connection, "event-closed", "The event has closed: no more moves are taken at its tables.")
+
     async def _move(self, connection: Connection, message: MoveMessage) -> None:
         async with self._lock:
+            if await self._event_over():
+                await self._refuse_closed(connection)
+                return
             if message.seq != self.seq or message.deal != self.shown_deal:
                 await self._refuse_stale(connection)
                 return
@@ -436,7 +491,7 @@ class Table:
 
     def _undo_size(self, seat: int) -> int:
         """How many actions an undo by ``seat`` would take back now (0: it may not undo)."""
-        if not self.allow_undo or self.closed:
+        if not self.allow_undo or self.closed or self.event is not None:
             return 0
         humans = {index for index, s in enumerate(self.seats) if s.is_human}
         return undo.actions_to_take_back(self.game, seat, self.shown_deal, humans)
@@ -448,6 +503,8 @@ class Table:
         after seeing the computer players answer it would be an edge over the other people, so it waits for them
         to agree to it, through the club's setting."""
         people = sum(seat.kind != "computer" for seat in self.seats)  # friends' seats, open or taken, count
+        if self.event is not None:  # a duplicate event: trying a move and taking it back would be an edge on the field
+            return False
         return self.undo_by_host or (people == 1 and len(self.seats) > 1)
 
     def _with_undo(self, message: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -515,6 +572,9 @@ class Table:
             if game.is_over:
                 await self._refuse(connection, "unexpected-action", "The game is already over.")
                 return
+            if await self._event_over():
+                await self._refuse_closed(connection)
+                return
             if seq != self.seq:
                 await self._refuse_stale(connection)
                 return
@@ -552,6 +612,9 @@ class Table:
     async def _hint(self, connection: Connection) -> None:
         async with self._lock:
             view = self.game.view(connection.seat)
+            if self.event is not None:
+                await self._refuse(connection, "not-allowed", "There are no hints in a duplicate event.")
+                return
             if self.waiting_for_next or self.game.is_over or not view.my_turn:
                 await self._refuse(connection, "not-your-turn", "A hint is given when it is your turn to act.")
                 return
@@ -561,6 +624,11 @@ class Table:
     async def _show_hands(self, connection: Connection, deal_index: int) -> None:
         async with self._lock:
             finished = 0 <= deal_index <= self.shown_deal and self.game.deals[deal_index].is_over
+            if self.event is not None and not self.event_closed():
+                await self._refuse(
+                    connection, "not-allowed", "Show All Hands waits for the event to close: others play these cards."
+                )
+                return
             if not finished:
                 await self._refuse(connection, "not-allowed", "Show All Hands is for a hand that is over.")
                 return
@@ -569,7 +637,7 @@ class Table:
     # ----------------------------------------------------------------- computer players
 
     def _computer_to_act(self) -> int | None:
-        if self.closed or self.game.is_over or self.waiting_for_next:
+        if self.closed or self.game.is_over or self.waiting_for_next or self.event_closed():
             return None
         seat = self.game.to_act
         return None if self.seats[seat].is_human else seat
@@ -744,14 +812,21 @@ class Tables:
         return table
 
     async def start(
-        self, rules: Rules, number: int | None, seats: list[Seat], owner: str, replay_of: int | None = None
+        self,
+        rules: Rules,
+        number: int | None,
+        seats: list[Seat],
+        owner: str,
+        replay_of: int | None = None,
+        practice: bool | None = None,
     ) -> StoredGame:
         """Store a new game; its table opens when it is first needed.
 
         Without a number a secret one is drawn (:func:`~ohhell.commitment.secret_deal_number`); a number given (New
-        game's, Play these cards again) makes the series practice, which earns nothing (docs/deal-numbers.md).
+        game's, Play these cards again) makes the series practice, which earns nothing (docs/deal-numbers.md), unless
+        ``practice`` says otherwise (a duplicate event's secret number, which nobody chose).
         """
-        return await self.store.create_game(new_game(rules, number, seats, owner, replay_of))
+        return await self.store.create_game(new_game(rules, number, seats, owner, replay_of, practice))
 
     def _start_sweeping(self) -> None:
         if self._sweeper is None or self._sweeper.done():

@@ -39,6 +39,8 @@ class TableFacts:
     """Computer players' explanations (Why?), by the ``seq`` of their action."""
     secret: DealSecret | None = None
     """The deal number and its commitment (:mod:`ohhell.server.table.secret`); none: nothing is told of it."""
+    sealed: bool = False
+    """The deal number is kept from every seat (a duplicate event's table, until the event closes)."""
     names: tuple[str, ...] = field(init=False)
     """The seats' names."""
 
@@ -128,7 +130,7 @@ def _game_progress(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
         "resigned": game.resigned,
         "waiting_for_next": shown_finished and not game.is_over,
         "next_deal": facts.shown_deal + 1 if shown_finished and not game.is_over else None,
-        "commitment": None if facts.secret is None else facts.secret.part(seat, game.is_over),
+        "commitment": None if facts.secret is None else facts.secret.part(seat, game.is_over and not facts.sealed),
     }
 
 

@@ -9,6 +9,7 @@ from alembic import context
 from sqlalchemy import Connection
 
 import ohhell.club.models
+import ohhell.duplicate.models  # the duplicate events
 import ohhell.keeper.web.models
 import ohhell.server.party.models  # (tables of several people)
 import ohhell.server.storage.models  # the games' tables
