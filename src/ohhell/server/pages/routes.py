@@ -382,12 +382,12 @@ def game_router(
         """A new game with the same number, rules and seats: the same cards again, as practice. Refused while the
         series is played: its number would deal anyone at the table every hand still to come."""
         old = await own_game(request, game_id)
+        await sealed_until_event_closes(game_id)
         if not old.finished:
             raise HTTPException(
                 409,
                 "replay-deal: this series is still being played; its cards can be played again once it is over.",
             )
-        await sealed_until_event_closes(game_id)
         me = player_of(request)
         count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
