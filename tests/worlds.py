@@ -6,8 +6,9 @@ new hands and its actions replayed (a world where they are no longer legal, a se
 of, is dropped). Everything one seat is told must be the same in all of them, byte for byte: :func:`view_bytes`
 writes a view with the engine's numbers, copy labels included, for that comparison.
 
-Used by the tests of the views (``tests/test_view.py``), the server's messages (``tests/server/test_snapshot.py``)
-and the research interface (``tests/env/test_fairness.py``).
+Used by the tests of the views (``tests/test_view.py``), the computer players' decisions, Why? and Hints
+(``tests/bots/test_bot_fairness.py``), the server's messages (``tests/server/test_snapshot.py``) and the research
+interface (``tests/env/test_fairness.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ MAGICIAN_RULES: Final = tuple(
 )
 """Every preset with Magicians and Jesters, at three to six players."""
 RANDOM_DEALS: Final = 4
-"""Random deals of the hidden cards tried for each seat, besides the swaps of one Magician or Jester."""
+"""Random deals of the hidden cards for each seat (each from at most ten tries), besides the swaps of one Magician or
+Jester."""
 
 
 @st.composite
@@ -67,7 +69,7 @@ def played_by(deal: Deal) -> list[list[int]]:
     return played
 
 
-def rebuilt(game: Game, hands: list[list[int]], stock: list[int]) -> Game | None:
+def rebuilt(game: Game, hands: list[list[int]]) -> Game | None:
     """``game`` with its deal in progress dealt ``hands`` (the cards held now; those played are kept), replayed;
     ``None`` if its actions are not all legal with those hands."""
     deal = game.deal
@@ -117,20 +119,24 @@ def other_worlds(game: Game, seat: int, rng: random.Random) -> Iterator[Game]:
                 swapped = {s: list(cards) for s, cards in held.items()}
                 swapped[a][swapped[a].index(special)] = card
                 swapped[b][swapped[b].index(card)] = special
-                world = rebuilt(game, [swapped.get(s, hands[s]) for s in range(deal.players)], swapped[-1])
+                world = rebuilt(game, [swapped.get(s, hands[s]) for s in range(deal.players)])
                 if world is not None:
                     yield world
                     break
     pool = [c for s in places for c in held[s]]
+    found = 0
     for _ in range(RANDOM_DEALS * 10):
+        if found == RANDOM_DEALS:
+            return
         rng.shuffle(pool)
         new: dict[int, list[int]] = {}
         start = 0
         for s in places:
             new[s] = pool[start : start + len(held[s])]
             start += len(held[s])
-        world = rebuilt(game, [new.get(s, hands[s]) for s in range(deal.players)], new[-1])
+        world = rebuilt(game, [new.get(s, hands[s]) for s in range(deal.players)])
         if world is not None:
+            found += 1
             yield world
 
 

@@ -32,7 +32,11 @@ PUBLIC = -1
 
 @dataclass(frozen=True)
 class SeatView:
-    """One seat's knowledge of the game at one moment."""
+    """One seat's knowledge of the game at one moment.
+
+    Every card in it (hand, turned card, tricks, history, legal actions) that is a Magician or a Jester is named by
+    the seat's :class:`CopyLabels`, not by the engine's copy number.
+    """
 
     rules: Rules
     seat: int

@@ -12,7 +12,7 @@ from ohhell.dealnumbers import random_first_dealer
 ALLOWED_BID: Final = ".center-panel.bidding .bid-button:not([disabled])"
 PLAYABLE_CARD: Final = ".hand.your-turn .hand-card.playable"
 NEXT_HAND: Final = "#next-hand"
-GAME_OVER: Final = ".hand-over a.button.primary"
+GAME_OVER: Final = ".game-over .button.primary"
 READY: Final = f"{ALLOWED_BID}, {PLAYABLE_CARD}, {NEXT_HAND}, {GAME_OVER}"
 READY_JS: Final = """([over, next, bid, play]) => {
   const game = document.getElementById('game');

@@ -225,7 +225,7 @@ def test_every_page_and_the_solo_table_in_each_phase_pass_axe(context: BrowserCo
     page = context.new_page()
     page.set_default_timeout(20_000)
     checked: list[str] = []
-    for path in ("/", "/how-to-play", "/how-to-play/short", "/keeper", "/signin", "/signup", "/transfer"):
+    for path in ("/", "/how-to-play", "/how-to-play/short", "/keeper", "/signin", "/signup", "/transfer", "/duplicate"):
         page.goto(f"{server.url}{path}")
         assert_accessible(page, path, checked)
     page.goto(f"{server.url}/")
@@ -236,7 +236,7 @@ def test_every_page_and_the_solo_table_in_each_phase_pass_axe(context: BrowserCo
     page.get_by_label("Password").fill("a long secret")
     page.click("#signup-button")
     expect(page.locator("#signed-in-as")).to_be_visible()
-    for path in ("/account", "/club", "/club/me", "/club/collection"):
+    for path in ("/account", "/club", "/club/me", "/club/collection", "/duplicate/about"):
         page.goto(f"{server.url}{path}")
         assert_accessible(page, path, checked)
     sheet = context.request.post(
@@ -269,7 +269,7 @@ def test_every_page_and_the_solo_table_in_each_phase_pass_axe(context: BrowserCo
     page.goto(f"{page.url}/replay")
     expect(page.locator("#replay-step")).to_contain_text("as dealt")
     assert_accessible(page, "replay", checked)
-    assert len(checked) == 21
+    assert len(checked) == 23
 
 
 def test_the_shared_table_in_each_phase_and_a_spectators_page_pass_axe(browser: Browser, server: RunningServer) -> None:
@@ -298,6 +298,18 @@ def test_the_shared_table_in_each_phase_and_a_spectators_page_pass_axe(browser: 
         watcher.goto(f"{host.locator('#watch-link').input_value()}?name=Dee")
         expect(host.locator("#start-game")).to_be_enabled()
         host.click("#start-game")
+        # chat by keyboard: Tab to the line, type, Enter; the friend's page has it in its live list of lines
+        keyboard_to(host, "#chat-text", presses=120)
+        host.keyboard.type("hello all")
+        host.keyboard.press("Enter")
+        line = friend.locator("#chat-lines .chat-line").last
+        expect(line).to_contain_text("Ann: hello all")
+        mute = line.locator(".chat-mute")
+        expect(mute).to_have_attribute("aria-pressed", "false")
+        mute.focus()
+        friend.keyboard.press("Enter")
+        expect(mute).to_have_attribute("aria-pressed", "true")
+        expect(mute).to_have_text("Unmute")
         people = [host, friend]
         assert_accessible(play_on(people, "bid"), "shared table: bidding", checked)
         assert_accessible(play_on(people, "play"), "shared table: mid-trick", checked)

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -279,3 +280,26 @@ def test_your_games_can_be_resumed_replayed_trick_by_trick_and_downloaded(table:
     page.locator(".game-item").first.locator(".game-link").click()
     page.wait_for_url(game_url)
     assert table.wait_ready() == "next"
+
+
+# A click on a control, and at once (before any answer can come: the page's script runs one thing at a time)
+# whether the page still offers a move: a second click must find nothing to press.
+CLICK_AND_LOOK: Final = """selector => {
+  document.querySelector(selector).click();
+  const bids = [...document.querySelectorAll('.center-panel .bid-button')].filter(b => !b.disabled).length;
+  const cards = document.querySelectorAll('.hand.your-turn .hand-card.playable:not([aria-disabled="true"])').length;
+  return bids + cards;
+}"""
+
+
+def test_a_bid_or_card_sent_holds_its_controls_until_the_answer(table: TablePage) -> None:
+    """Issue 22, problem 6: a double click sent the move twice; the second was refused as stale."""
+    table.new_game("short", number=number_where_you_deal_first())
+    page = table.page
+    assert table.wait_ready() == "bid"
+    assert page.evaluate(CLICK_AND_LOOK, ALLOWED_BID) == 0
+    table.play_until("play")
+    assert page.evaluate(CLICK_AND_LOOK, PLAYABLE_CARD) == 0
+    page.locator("#hand .hand-card").first.dblclick()  # whatever it meets, a second click is not "moved on"
+    table.wait_ready()
+    expect(page.locator("#notice")).not_to_contain_text("moved on")

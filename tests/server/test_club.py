@@ -29,7 +29,7 @@ from ohhell.web.models import utc_now
 from ohhell.web.results import SeatResult, SeriesResult
 from server.accounts import post_form, signed_up
 from server.seriesplay import cookie_header, play_series
-from server.serving import RunningServer, fresh_postgres, require_services, run_async, start_game
+from server.serving import RunningServer, fresh_postgres, player, require_services, run_async, start_game
 
 
 def unique(prefix: str) -> str:
@@ -381,8 +381,30 @@ def test_faces_unlock_with_a_win_and_a_private_profile_is_for_club_members(serve
     assert founder.get("/club/faces/four-colour/QD.svg").status_code == 200
     assert post_form(founder, "/account", "/account/visibility", visibility="clubs").status_code == 200
     stranger = signed_up(server, unique("St"))
-    assert stranger.get(f"/club/players/{account_id}").status_code == 403
+    assert stranger.get(f"/club/players/{account_id}").status_code == 404
     assert member.get(f"/club/players/{account_id}").status_code == 200  # a fellow member sees it
+
+
+def test_statistics_are_for_club_members_by_default_and_a_refusal_names_nobody(server: RunningServer) -> None:
+    _, (founder, member, _) = club_of_three(server)
+    account_id = int(re.search(r"/club/players/(\d+)", founder.get("/account").text).group(1))  # type: ignore[union-attr]
+    name = re.search(r'name="name" value="([^"]+)"', founder.get("/account").text)
+    assert name is not None
+    assert 'value="clubs" checked' in founder.get("/account").text  # members only, untouched since signing up
+    assert member.get(f"/club/players/{account_id}").status_code == 200
+    stranger, guest = signed_up(server, unique("St")), player(server)
+    refusals = []
+    for browser in (stranger, guest):
+        for headers in ({}, {"Accept": "text/html"}):
+            answers = [
+                browser.get(f"/club/players/{some_id}", headers=headers) for some_id in (account_id, 2**31 - 1, 0)
+            ]
+            assert {r.status_code for r in answers} == {404}
+            assert len({r.text for r in answers}) == 1  # the same answer whether the id exists or not
+            refusals += answers
+    assert not any(name.group(1) in r.text for r in refusals)
+    assert post_form(founder, "/account", "/account/visibility", visibility="public").status_code == 200
+    assert stranger.get(f"/club/players/{account_id}").status_code == 200
 
 
 def test_a_club_that_allows_undo_gives_its_tables_undo(server: RunningServer) -> None:

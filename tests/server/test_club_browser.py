@@ -109,6 +109,7 @@ def test_undo_against_computer_players_takes_back_a_bid_and_the_replay_shows_it(
     expect(undo).to_be_enabled()
     undo.click()
     expect(page.locator("#notice")).to_contain_text("took back a move and 3 computer moves after it")
+    expect(page.locator("#notice")).to_have_class(re.compile(r"\binfo\b"))  # what was asked for: not an error
     expect(page.locator(ALLOWED_BID).first).to_be_visible()  # bidding again: the bid was taken back
     expect(undo).to_be_disabled()
     page.locator(ALLOWED_BID).last.click()

@@ -112,6 +112,8 @@ def test_every_page_works_under_the_content_security_policy(browser: Browser, se
             "/keeper",
             "/keeper/blank?preset=short&players=4&format=html",
             "/transfer",
+            "/duplicate",
+            "/duplicate/about",
             "/signup",
         ):
             host.visit(f"{server.url}{path}")

@@ -21,6 +21,7 @@ from ohhell.server.pages.routes import FULL_CODE
 from ohhell.server.party.live import CHAT_BURST
 from ohhell.server.table.live import MAX_SOCKETS_PER_SEAT
 from ohhell.web import guards
+from ohhell.web.config import ServerConfig
 from server.partyclient import Client, cookie_of, new_table, seat_socket
 from server.serving import RunningServer, player, run_async, start_game
 
@@ -62,6 +63,26 @@ async def closed_with(socket: ClientConnection) -> tuple[int, str]:
     received = closed.value.rcvd
     assert received is not None
     return received.code, received.reason
+
+
+def test_buckets_spend_all_keys_or_none_and_hold_a_bounded_number() -> None:
+    buckets = guards.Buckets(per_second=0.001, burst=2, keep=3)
+    assert buckets.take("ann", "home") == 0.0
+    assert buckets.take("bea", "home") == 0.0
+    waited = buckets.take("cy", "home")  # the address is spent: Cy's own token is not
+    assert waited > 0 and buckets.wait("cy") == 0.0
+    assert buckets.take("ann") == 0.0 and buckets.take("ann") > 0
+    for key in range(10):
+        buckets.take(f"new-{key}")
+    assert len(buckets) == 3  # the least recently used were forgotten
+
+
+def test_the_limits_are_checked_when_the_server_is_configured() -> None:
+    with pytest.raises(ValueError, match="trusted proxy is an IP address or network"):
+        ServerConfig("sqlite://", trusted_proxies=("nginx.local",))
+    with pytest.raises(ValueError, match="sockets_per_address must be from 1"):
+        ServerConfig("sqlite://", sockets_per_address=0)
+    assert ServerConfig("sqlite://", trusted_proxies=("10.0.0.0/8", "::1")).trusted_proxies == ("10.0.0.0/8", "::1")
 
 
 def test_a_seat_holds_at_most_four_sockets_and_a_sync_is_answered_to_the_asker_only(server: RunningServer) -> None:

@@ -248,13 +248,21 @@ def test_a_disconnected_persons_turn_is_played_after_the_grace_period_and_the_ho
         await host.send({"type": "hand_over", "seat": 2})
         assert (await host.until("error"))["code"] == "not-allowed"
         await play_to_the_end([host, bea], [])
+        watcher = await watch_socket(server, codes(host.people)[1])
+        await watcher.until("state")
         await bea.send({"type": "again"})
         while not bea.people["seats"][1]["again"]:
             await bea.receive()
         await host.send({"type": "again"})
         await host.until("moved")
         await bea.until("moved")
-        for socket in (host, bea):
+        # the spectator follows to the new game as a spectator: its watch link, the new game's public view
+        await watcher.until("moved")
+        assert watcher.moved is not None and watcher.moved.startswith("/watch/")
+        following = await watch_socket(server, watcher.moved.rsplit("/", 1)[1])
+        state = await following.until("state")
+        assert state["game"]["you"] == -1 and state["deal"]["index"] == 0 and not state["game"]["over"]
+        for socket in (host, bea, watcher, following):
             await socket.socket.close()
         return host
 
@@ -337,3 +345,27 @@ def test_a_table_takes_a_hundred_spectators_and_turns_the_next_away(server: Runn
 
     refused = run_async(scenario)
     assert refused["code"] == "too-many-watchers"
+
+
+def test_a_host_who_keeps_the_default_name_is_host_to_friends_and_no_friend_is_called_you(
+    server: RunningServer,
+) -> None:
+    """Issue 22, problem 8: the score sheet read "You · F0 · You" (every page names its own seat "You")."""
+    host_client, game_id = new_table(server, friends=[1], computers=2, host_name="You")
+
+    async def scenario() -> Client:
+        host = await seated(server, game_id, host_client)
+        await host.socket.close()
+        return host
+
+    host = run_async(scenario)
+    assert host.people["seats"][0]["name"] == "Host"
+    invite, _ = codes(host.people)
+    friend = player(server)
+    refused = friend.post(f"/api/join/{invite}", json={"name": " you ", "seat": 1})
+    assert refused.status_code == 400 and "You" in refused.json()["detail"]
+    assert friend.post(f"/api/join/{invite}", json={"name": "Bea", "seat": 1}).status_code == 201
+    # a game of one's own keeps "You"
+    alone = player(server)
+    assert alone.post("/api/games", json={"preset": "short"}).status_code == 201
+    assert alone.get("/api/games").json()[0]["players"][0] == "You"

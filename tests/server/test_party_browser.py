@@ -9,70 +9,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, expect
 
+from server.partypage import Person
 from server.partyscan import leaks
 from server.serving import RunningServer
-from server.tablepage import ALLOWED_BID, GAME_OVER, NEXT_HAND, PLAYABLE_CARD, use_settings
 
 pytestmark = pytest.mark.browser
 
-READY_JS: Final = """([over, next, bid, play]) => {
-  const game = document.getElementById('game');
-  if (!game || game.dataset.idle !== 'true') return null;
-  if (document.querySelector(over)) return 'over';
-  if (document.querySelector(next)) return 'next';
-  if (document.querySelector(bid)) return 'bid';
-  if (document.querySelector(play)) return 'play';
-  return null;
-}"""
 SHOTS: Final = Path("/tmp/party-shots")
 MARKUP: Final = '<b>bold</b><img src=x onerror="window.pwned=1"> gl'
-
-
-class Person:
-    """One browser context (one cookie) and its current tab, keeping every socket message it received."""
-
-    def __init__(self, context: BrowserContext, name: str) -> None:
-        self.context = context
-        use_settings(context)  # every card played by the test's own click
-        self.name = name
-        self.frames: list[str] = []
-        self.page: Page | None = None
-
-    def open(self, url: str) -> Page:
-        page = self.context.new_page()
-        page.set_default_timeout(20_000)
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-        page.goto(url)
-        self.page = page
-        return page
-
-    def _frame(self, payload: Any) -> None:
-        self.frames.append(payload if isinstance(payload, str) else payload.decode())
-
-    def close(self) -> None:
-        assert self.page is not None
-        self.page.close()
-        self.page = None
-
-    def ready(self) -> str | None:
-        if self.page is None:
-            return None
-        kind: str | None = self.page.evaluate(READY_JS, [GAME_OVER, NEXT_HAND, ALLOWED_BID, PLAYABLE_CARD])
-        return kind
-
-    def act(self, kind: str) -> None:
-        assert self.page is not None
-        if kind == "next":
-            self.page.click(NEXT_HAND)
-        elif kind == "bid":
-            self.page.locator(ALLOWED_BID).first.click()
-        elif kind == "play":
-            self.page.locator(PLAYABLE_CARD).first.click()
 
 
 def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
@@ -111,9 +60,13 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
         expect(page.locator("#waiting-seats")).to_contain_text("Cy")
         expect(page.locator("#waiting-seats li").nth(2)).to_contain_text("Here")
 
-        # a spectator watches; the host starts
-        spectator = watcher.open(f"{watch}?name=Dee")
+        # a spectator watches, and gives a name (the watch link alone says "Spectator"); the host starts
+        spectator = watcher.open(watch)
+        expect(page.locator("#watching")).to_contain_text("Spectator")
+        spectator.fill("#watcher-name", "Dee")
+        spectator.click("#watcher-name-save")
         expect(page.locator("#watching")).to_contain_text("Dee")
+        assert spectator.locator("#watcher-name").input_value() == "Dee"
         expect(page.locator("#start-game")).to_be_enabled()
         page.click("#start-game")
         expect(page.locator("#waiting-room")).to_be_hidden()
@@ -188,6 +141,11 @@ def test_three_people_a_computer_player_and_a_spectator_play_a_short_game(
             person.page.wait_for_url(lambda url: url != game_url and "/games/" in url)
         assert host.page is not None
         expect(host.page.locator("#plates .plate")).to_have_count(3, timeout=20_000)
+        # the spectator follows, as a spectator under the same name (not "Not your game")
+        spectator.wait_for_url(re.compile(r"/watch/[\w-]{16,}\?name=Dee$"))
+        expect(spectator.locator("#plates .plate")).to_have_count(4)
+        expect(spectator.locator("#my-plate")).to_be_hidden()
+        expect(host.page.locator("#watching")).to_contain_text("Dee")
 
         # every message to every person and to the spectator, against the record
         record = host.context.request.get(f"{game_url.replace('/games/', '/api/games/')}/record").json()

@@ -29,6 +29,12 @@ HERE: Final = Path(__file__).parent
 SVG: Final = "image/svg+xml"
 CACHED: Final = {"Cache-Control": "public, max-age=86400"}
 RECENT_SERIES: Final = 20
+NOT_SHOWN: Final = (
+    "There is no statistics page to show here: no such player, or one who shows their statistics only to the"
+    " members of their clubs."
+)
+"""The one answer to a profile one may not see, whether the account exists or not: it names nobody, so that ids
+cannot be tried to list the accounts' names."""
 
 
 def club_router(clubs: ClubStore, accounts: AccountStore, events: ClubEvents | None = None) -> APIRouter:
@@ -137,14 +143,13 @@ def club_router(clubs: ClubStore, accounts: AccountStore, events: ClubEvents | N
     @router.get("/club/players/{account_id}", response_class=HTMLResponse)
     async def profile(request: Request, account_id: int) -> HTMLResponse:
         owner = await accounts.account(account_id) if 1 <= account_id <= 2**31 - 1 else None
-        if owner is None:
-            raise HTTPException(404, "There is no such player.")
         viewer = me(request)
-        allowed = owner.public_profile or (
-            viewer is not None and (viewer.id == owner.id or await clubs.shares_a_club(viewer.id, owner.id))
+        allowed = owner is not None and (
+            owner.public_profile
+            or (viewer is not None and (viewer.id == owner.id or await clubs.shares_a_club(viewer.id, owner.id)))
         )
-        if not allowed:
-            raise HTTPException(403, f"{owner.name} shows their statistics to the members of their clubs only.")
+        if owner is None or not allowed:
+            raise HTTPException(404, NOT_SHOWN)
         return await stats_page(request, owner.name, await accounts.keys_of(owner.id), owner)
 
     @router.get("/api/club/series/{game_id}")

@@ -33,6 +33,7 @@ from ohhell.web import failures
 from ohhell.web.accounts.csrf import OriginCheck
 from ohhell.web.accounts.routes import account_router
 from ohhell.web.accounts.sessions import AccountSessions
+from ohhell.web.accounts.sockets import OpenSockets
 from ohhell.web.accounts.store import AccountStore
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
@@ -68,6 +69,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url)
     duplicates = DuplicateStore(config.database_url, results=clubs)  # the results hook: entries wait for the close
+    sockets = OpenSockets()  # the seats' sockets by session: ending a session closes them on every process
 
     def deal_entries_with(games: EventGames) -> None:
         duplicates.games = games
@@ -129,8 +131,10 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
 
     # the game: /, /games, /api/games, /ws/games (ohhell.server)
-    app.include_router(game_router(config, duplicates, clubs, duplicates, on_entry_games=deal_entries_with))
-    app.include_router(account_router(accounts))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
+    app.include_router(
+        game_router(config, duplicates, clubs, duplicates, on_entry_games=deal_entries_with, sockets=sockets)
+    )
+    app.include_router(account_router(accounts, sockets))  # /signup, /signin, /signout, /account (ohhell.web.accounts)
     app.include_router(club_router(clubs, accounts, duplicates))  # /club: statistics, clubs, events (ohhell.club)
     app.include_router(duplicate_router(duplicates, clubs))  # /duplicate: the daily deal, events (ohhell.duplicate)
     app.include_router(keeper_router(config))  # the score keeper: /keeper, /api/keeper (ohhell.keeper.web)

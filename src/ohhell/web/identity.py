@@ -2,7 +2,8 @@
 
 The token is the browser's claim to its seats and sheets. The database keeps ``player_key(token)``, so the
 stored games never hold the credential itself. :class:`PlayerCookie` gives every HTTP request a player
-(``request.state.player``, the key), handing a new browser its token on the way out.
+(``request.state.player``, the key), handing a new browser its token on the way out. A guest key that became an
+account's is retired, and its token then acts as nobody (:mod:`ohhell.web.accounts.sessions`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
 def new_token() -> str:
     """A fresh, unguessable player token."""
     return secrets.token_urlsafe(24)
+
+
+def guest_cookie(token: str) -> str:
+    """The Set-Cookie value that gives a browser its player token (HttpOnly: no script reads it)."""
+    return f"{COOKIE}={token}; Max-Age={COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax"
 
 
 def player_key(token: str) -> str:
@@ -91,10 +97,7 @@ class PlayerCookie:
                 if any(value.startswith(f"{COOKIE}=") for value in headers.getlist("set-cookie")):
                     await send(message)  # the response gives the browser a token itself (a transfer)
                     return
-                headers.append(
-                    "set-cookie",
-                    f"{COOKIE}={token}; Max-Age={COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax",
-                )
+                headers.append("set-cookie", guest_cookie(token))
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)

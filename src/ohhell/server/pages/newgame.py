@@ -3,16 +3,20 @@ optional deal number."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ohhell.dealnumbers import MAX_DEAL_NUMBER
 from ohhell.rules import Rules
-from ohhell.server.table.seats import COMPUTER_NAMES, Seat
+from ohhell.server.table.seats import COMPUTER_NAMES, OWN_SEAT, Seat
 from ohhell.web.house_rules import Settings
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+
+
+HOST_NAME: Final = "Host"
+"""The name of a host who kept "You" at a table of several people."""
 
 
 class _Model(BaseModel):
@@ -40,7 +44,7 @@ class NewGameRequest(_Model):
     """The New game form."""
 
     preset: Literal["full", "down-only", "short", "up-and-down", "traditional", "magicians"] = "up-and-down"
-    name: Name = "You"
+    name: Name = OWN_SEAT
     computers: Annotated[list[ComputerChoice], Field(min_length=2, max_length=6)] = Field(
         default_factory=lambda: [ComputerChoice(name=n) for n in COMPUTER_NAMES[:3]]
     )
@@ -64,13 +68,19 @@ class NewGameRequest(_Model):
         """The rules asked for (:class:`~ohhell.errors.RulesError` with a sentence if impossible)."""
         return Rules.preset(self.preset, players=1 + len(self.computers), **self.settings.overrides())
 
+    @property
+    def host_name(self) -> str:
+        """Your name at the table. "You" (the form's default) is how every page names its own seat, so at a table
+        of several people it would name you to your friends as themselves: there, kept unchanged, it is "Host"."""
+        return HOST_NAME if self.friends and self.name.casefold() == OWN_SEAT.casefold() else self.name
+
     def seats(self, player: str) -> list[Seat]:
         """You in seat 0, then the computer players in play order (to your left first), and open seats for friends."""
         others = [
             Seat.open_seat() if index in self.friends else Seat.computer(c.name, c.level)
             for index, c in enumerate(self.computers, start=1)
         ]
-        return [Seat.human(self.name, player), *others]
+        return [Seat.human(self.host_name, player), *others]
 
 
-__all__ = ["ComputerChoice", "NewGameRequest", "TableSettings"]
+__all__ = ["HOST_NAME", "ComputerChoice", "NewGameRequest", "TableSettings"]

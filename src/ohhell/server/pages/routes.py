@@ -46,6 +46,7 @@ from ohhell.server.table.secret import secret_of
 from ohhell.server.table.thinkers import Thinkers
 from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
+from ohhell.web.accounts.sockets import SIGNED_OUT_CODE, HeldSocket, OpenSockets
 from ohhell.web.config import ServerConfig
 from ohhell.web.database import database_back
 from ohhell.web.events import EventGames, EventTables, NoEvents
@@ -158,14 +159,18 @@ def game_router(
     clubs: ClubTables | None = None,
     events: EventTables | None = None,
     on_entry_games: Callable[[EventGames], None] | None = None,
+    sockets: OpenSockets | None = None,
 ) -> APIRouter:
     """The game's routes over the database of ``config`` (whose schema the site brings up to date first).
 
     ``results`` is told of every series that ends, and ``clubs`` answers for club tables (the site wires the club's
     store to both); ``events`` says which games are duplicate events' entries, and ``on_entry_games`` is handed the
-    :class:`EntryGames` that deals them once the tables are up (the site wires the duplicate events' store)."""
+    :class:`EntryGames` that deals them once the tables are up (the site wires the duplicate events' store);
+    ``sockets`` keeps the seats' sockets by session, so that ending a session closes them (the site shares it with
+    the accounts)."""
     club_tables: ClubTables = clubs if clubs is not None else NoResults()
     event_tables: EventTables = events if events is not None else NoEvents()
+    session_sockets = sockets if sockets is not None else OpenSockets()
     holder: dict[str, Any] = {}
     messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
     messages_of_addresses = guards.Buckets(config.messages_per_address, 2 * config.messages_per_address)
@@ -180,6 +185,8 @@ def game_router(
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()
+        hub.hear(session_sockets.heard)  # sessions ended on any process: their sockets here close
+        session_sockets.announce_with(hub.announce)
         tables = Tables(store, thinkers, CHANGE_WINDOW * config.animation_scale, config.idle_seconds, hub, results)
         parties = PartyStore(store)
 
@@ -367,7 +374,7 @@ def game_router(
         count_new_game(request)
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         if body.friends:
-            await parties().create(stored.id, player_of(request), body.name, body.table.model_dump())
+            await parties().create(stored.id, player_of(request), body.host_name, body.table.model_dump())
         if body.club is not None:
             await club_tables.make_club_table(stored.id, body.club)
         return started(stored)
@@ -425,7 +432,7 @@ def game_router(
             return
         player = identity.scope_player(websocket.scope)  # the cookie's key, or the signed-in account's
         if player is None:
-            await websocket.close(code=4401, reason="open the game page first")
+            await websocket.close(code=SIGNED_OUT_CODE, reason="open the game page first")
             return
         try:
             stored = await tables().store.game(game_id)
@@ -445,7 +452,16 @@ def game_router(
             return
         await websocket.accept()
         connection = SocketConnection(websocket, seat)
-        await serve_socket(websocket, game_id, connection, connection.outbox, player)
+
+        async def signed_out(code: int, reason: str) -> None:
+            await connection.outbox.aclose()
+            await websocket.close(code=code, reason=reason)
+
+        held = session_sockets.hold(websocket.scope, signed_out)
+        try:
+            await serve_socket(websocket, game_id, connection, connection.outbox, player, held)
+        finally:
+            session_sockets.release(held)
 
     @router.websocket("/ws/watch/{code}")
     async def watch_socket(websocket: WebSocket, code: str) -> None:
@@ -469,9 +485,15 @@ def game_router(
         await serve_socket(websocket, game_id, watcher, outbox, None)
 
     async def serve_socket(
-        websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox, player: str | None
+        websocket: WebSocket,
+        game_id: int,
+        connection: Any,
+        outbox: Outbox,
+        player: str | None,
+        held: HeldSocket | None = None,
     ) -> None:
-        """Seat an accepted socket's connection at its table and pass its messages on until it closes.
+        """Seat an accepted socket's connection at its table and pass its messages on until it closes (or, for a
+        seat's socket, until its session ends: ``held``, :mod:`ohhell.web.accounts.sockets`).
 
         ``player``: whose socket it is (``None``: a spectator's, who is known by the address alone). The address
         may hold ``sockets_per_address`` open at once in this process; messages are counted against the person's
@@ -486,16 +508,21 @@ def game_router(
             return
         open_sockets[address] += 1
         try:
-            await pass_messages(
-                websocket, game_id, connection, outbox, ("player", player) if player else ("watching", address), address
-            )
+            person = ("player", player) if player else ("watching", address)
+            await pass_messages(websocket, game_id, connection, outbox, person, address, held)
         finally:
             open_sockets[address] -= 1
             if not open_sockets[address]:
                 del open_sockets[address]
 
     async def pass_messages(
-        websocket: WebSocket, game_id: int, connection: Any, outbox: Outbox, person: tuple[str, str], address: str
+        websocket: WebSocket,
+        game_id: int,
+        connection: Any,
+        outbox: Outbox,
+        person: tuple[str, str],
+        address: str,
+        held: HeldSocket | None,
     ) -> None:
         try:
             link = await relay().connect(game_id, connection)
@@ -512,8 +539,8 @@ def game_router(
         try:
             while True:
                 message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
+                if message["type"] == "websocket.disconnect" or (held is not None and held.ended):
+                    break  # signed out: nothing more it sends reaches the table, and it is being closed
                 verdict = limit.take()
                 if verdict == "close":
                     await outbox.flush()  # the refusals already queued reach the page before it is closed

@@ -146,6 +146,9 @@ class PartyTable(Table):
         self._chat_addresses = Buckets(CHAT_PER_SECOND * CHAT_ADDRESS_SHARE, CHAT_BURST * CHAT_ADDRESS_SHARE)
         self.again: set[int] = set()
         self.moved_to: int | None = None
+        """The game Play again started, once everyone said yes."""
+        self.moved_watch: str | None = None
+        """That game's watch code: where this table's spectators follow it."""
         self._note_turn()
         if self.status == WAITING:
             self._refresh_waiting_seats()
@@ -213,8 +216,14 @@ class PartyTable(Table):
             "invite": f"/join/{self.links[JOIN]}" if host and JOIN in self.links else None,
             "watch": f"/watch/{self.links[WATCH]}" if viewer != WATCHER and WATCH in self.links else None,
             "over": game.is_over,
-            "moved_to": None if self.moved_to is None else f"/games/{self.moved_to}",
+            "moved_to": self.moved_url(viewer),
         }
+
+    def moved_url(self, viewer: int) -> str | None:
+        """Where Play again took the table, for ``viewer``: the new game, or for a spectator its watch link."""
+        if self.moved_to is None:
+            return None
+        return f"/watch/{self.moved_watch}" if viewer == WATCHER else f"/games/{self.moved_to}"
 
     async def _broadcast_people(self) -> None:
         for seat, seated in list(self._seated.items()):
@@ -394,6 +403,7 @@ class PartyTable(Table):
             for seat in self.people:
                 if not self._connected(seat):
                     self.away_since[seat] = now
+            self._turn = (-1, -1, -1)  # the first turn begins now, not when the waiting room opened
             self._note_turn()
             await self._broadcast_states()
             await self._broadcast_people()
@@ -466,7 +476,7 @@ class PartyTable(Table):
             staying = [s for s in self.people if s not in self.gone]
             if set(staying) <= self.again:
                 try:
-                    self.moved_to = await self._new_game_again()
+                    self.moved_to, self.moved_watch = await self._new_game_again()
                     if self.on_play_again is not None:  # a club table's next game is the club's too
                         await self.on_play_again(self.id, self.moved_to)
                 except Exception:
@@ -474,23 +484,26 @@ class PartyTable(Table):
                     self.again.discard(seat)
                     await self._refuse(connection, "not-saved", "The new game could not be started: try again.")
                     return
-                await self._broadcast_notice({"type": "moved", "url": f"/games/{self.moved_to}"})
+                for viewer, seated in list(self._seated.items()):
+                    text = encode({"type": "moved", "url": self.moved_url(viewer)})
+                    for moved in list(seated.connections):
+                        await self._send(moved, text)
             await self._broadcast_people()
 
-    async def _new_game_again(self) -> int:
-        """The same seats and rules with a new secret deal number and salt (not practice, whatever this one was);
-        those who left are computer players now."""
+    async def _new_game_again(self) -> tuple[int, str]:
+        """The same seats and rules with a new secret deal number and salt (not practice, whatever this one was;
+        those who left are computer players now): its id and its watch code."""
         rules = Rules.from_json(self.rules_json)
         seats = [Seat.computer(s.name, STAND_IN_LEVEL) if i in self.gone else s for i, s in enumerate(self.seats)]
         game_id = await self.store.journal.submit(CreateGame(new_game(rules, None, seats, self.host)))
         assert game_id is not None
         host_name = seats[0].name
-        await self.parties.create(game_id, self.host, host_name, dict(self.settings))
+        links = await self.parties.create(game_id, self.host, host_name, dict(self.settings))
         for index, seat in enumerate(seats):
             if index and seat.is_human and seat.player is not None:
                 await self.parties.claim(game_id, index, seat.player, seat.name)
         await self.parties.set_status(game_id, PLAYING)
-        return game_id
+        return game_id, links[WATCH]
 
     # ----------------------------------------------------------------- the computer players and the timers
 

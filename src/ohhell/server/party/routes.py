@@ -20,6 +20,7 @@ from ohhell.server.party.live import clean_text
 from ohhell.server.party.spectator import WATCHER
 from ohhell.server.party.store import JOIN, WAITING, WATCH, PartyStore, SeatTakenError
 from ohhell.server.storage.store import GameNotFoundError, Store
+from ohhell.server.table.seats import OWN_SEAT
 from ohhell.web.results import ClubTables
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
@@ -135,6 +136,10 @@ def party_routes(
         name = clean_text(body.name)[:24]
         if not name:
             raise HTTPException(400, "name: give a name (up to 24 characters).")
+        if name.casefold() == OWN_SEAT.casefold():
+            raise HTTPException(
+                400, f'name: "{OWN_SEAT}" is how the table names each person\'s own seat: choose another.'
+            )
         try:
             await parties().claim(game_id, body.seat, me, name)
         except SeatTakenError:

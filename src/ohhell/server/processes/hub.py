@@ -12,6 +12,11 @@ keeps leases as Redis keys (``SET … NX PX``, renewed by a script that only tou
 carries messages over Redis pub/sub, all published through one connection in order, so that a connection's
 messages arrive in the order the owner sent them. Pub/sub keeps nothing for a process that was not listening:
 a connection that comes back is sent the whole state again.
+
+Announcements go to every process at once, this one included (:meth:`Hub.announce`, a channel every process
+listens to): sessions that ended, whose sockets each process closes (:mod:`ohhell.web.accounts.sockets`). Each
+process answers that it has handled one, and :meth:`Hub.announce` returns once every process that got it has
+(Redis's ``PUBLISH`` says how many did), or after :data:`ANNOUNCE_SECONDS`.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ LEASE_SECONDS: Final = 2.5
 """How long a lease lasts unless renewed: an owner that died is replaced after at most this long."""
 RENEW_SECONDS: Final = 0.8
 """How often an owner renews its leases."""
+
+ANNOUNCE_SECONDS: Final = 2.0
+"""How long an announcement waits for every process to say it has handled it."""
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 """What receives a message addressed to this process."""
@@ -86,6 +94,12 @@ class Hub(Protocol):
     def send(self, process_id: str, message: dict[str, Any]) -> None:
         """Queue a message for another process's inbox (in order, not awaited)."""
 
+    def hear(self, handler: Handler) -> None:
+        """``handler`` gets every announcement, this process's own included."""
+
+    async def announce(self, message: dict[str, Any]) -> None:
+        """Tell every process (this one too); return once each has handled it (at most :data:`ANNOUNCE_SECONDS`)."""
+
 
 class SoloHub:
     """The hub of a server that runs alone: its leases are always its own, and nothing is sent."""
@@ -94,6 +108,7 @@ class SoloHub:
 
     def __init__(self) -> None:
         self.process_id = new_process_id()
+        self._hearers: list[Handler] = []
 
     async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
         return None
@@ -112,6 +127,13 @@ class SoloHub:
 
     def send(self, process_id: str, message: dict[str, Any]) -> None:
         raise RuntimeError("a server running alone has no other process to send to")
+
+    def hear(self, handler: Handler) -> None:
+        self._hearers.append(handler)
+
+    async def announce(self, message: dict[str, Any]) -> None:
+        for handler in self._hearers:
+            await handler(message)
 
 
 def key_prefix(database_url: str) -> str:
@@ -141,6 +163,10 @@ class RedisHub:
         self._on_lost: Callable[[int], Awaitable[None]] | None = None
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._hearers: list[Handler] = []
+        self._answers: dict[str, list[int]] = {}
+        """Each announcement of this process still waited for: [processes that got it (once known), answers]."""
+        self._all_answered: dict[str, asyncio.Event] = {}
 
     def _lease(self, game_id: int) -> str:
         return f"{self.prefix}:lease:{game_id}"
@@ -148,10 +174,13 @@ class RedisHub:
     def _inbox(self, process_id: str) -> str:
         return f"{self.prefix}:process:{process_id}"
 
+    def _everyone(self) -> str:
+        return f"{self.prefix}:everyone"
+
     async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
         self._on_message, self._on_lost = on_message, on_lost
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self._inbox(self.process_id))
+        await self._pubsub.subscribe(self._inbox(self.process_id), self._everyone())
         self._tasks = [
             asyncio.create_task(self._listen(), name="ohhell-hub-listen"),
             asyncio.create_task(self._publish(), name="ohhell-hub-publish"),
@@ -203,6 +232,44 @@ class RedisHub:
         self._outbox.append((self._inbox(process_id), orjson.dumps(message)))
         self._wake.set()
 
+    def hear(self, handler: Handler) -> None:
+        self._hearers.append(handler)
+
+    async def announce(self, message: dict[str, Any]) -> None:
+        announcement_id = uuid.uuid4().hex
+        answers, answered = [-1, 0], asyncio.Event()
+        self._answers[announcement_id], self._all_answered[announcement_id] = answers, answered
+        envelope = {"id": announcement_id, "from": self.process_id, "message": message}
+        try:
+            answers[0] = int(await self.redis.publish(self._everyone(), orjson.dumps(envelope)))
+            if answers[1] >= answers[0]:
+                answered.set()
+            async with asyncio.timeout(ANNOUNCE_SECONDS):
+                await answered.wait()
+        except TimeoutError:
+            log.warning("hub: %d of %d processes answered an announcement in time", answers[1], answers[0])
+        except Exception:
+            log.warning("hub: an announcement could not be published: handled here only", exc_info=True)
+            for handler in self._hearers:
+                await handler(message)
+        finally:
+            del self._answers[announcement_id], self._all_answered[announcement_id]
+
+    async def _heard(self, envelope: dict[str, Any]) -> None:
+        """An announcement (of any process): handle it, then tell its process so."""
+        try:
+            for handler in self._hearers:
+                await handler(envelope["message"])
+        finally:
+            self.send(str(envelope["from"]), {"kind": "announced", "id": envelope["id"]})
+
+    def _answered(self, announcement_id: str) -> None:
+        answers = self._answers.get(announcement_id)
+        if answers is not None:
+            answers[1] += 1
+            if answers[0] >= 0 and answers[1] >= answers[0]:
+                self._all_answered[announcement_id].set()
+
     async def _publish(self) -> None:
         """Send the outbox in order, many messages per round trip, through one connection."""
         while True:
@@ -230,7 +297,14 @@ class RedisHub:
             if message is None or message.get("type") != "message" or self._on_message is None:
                 continue
             try:
-                await self._on_message(orjson.loads(message["data"]))
+                data = orjson.loads(message["data"])
+                channel = message.get("channel")
+                if (channel.decode() if isinstance(channel, bytes) else channel) == self._everyone():
+                    await self._heard(data)
+                elif data.get("kind") == "announced":
+                    self._answered(str(data.get("id")))
+                else:
+                    await self._on_message(data)
             except Exception:
                 log.exception("hub: a message could not be handled")
 

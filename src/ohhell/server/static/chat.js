@@ -42,6 +42,7 @@ export function onChat(message) {
     const mute = el("button", "chat-mute", muted.has(key) ? "Unmute" : "Mute");
     mute.type = "button";
     mute.setAttribute("aria-label", `Mute ${line.from}`);
+    mute.setAttribute("aria-pressed", String(muted.has(key))); // a toggle: a screen reader says whether it is on
     mute.addEventListener("click", () => toggleMute(key));
     item.append(who, document.createTextNode(": "), text, mute);
     list.append(item);
@@ -56,6 +57,9 @@ function toggleMute(key) {
   localStorage.setItem(MUTED_KEY, JSON.stringify([...muted]));
   for (const item of document.querySelectorAll(`#chat-lines [data-who="${CSS.escape(key)}"]`)) {
     item.classList.toggle("muted", muted.has(key));
+    const button = item.querySelector(".chat-mute");
+    button.textContent = muted.has(key) ? "Unmute" : "Mute";
+    button.setAttribute("aria-pressed", String(muted.has(key)));
   }
   $("chat-note").textContent = muted.has(key) ? "Muted: their lines are hidden here." : "";
 }

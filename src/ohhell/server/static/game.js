@@ -5,22 +5,24 @@
 import { cardBack, cardName, cardPicture, suitLabel, SUIT_SYMBOLS } from "/static/cards.js";
 import { sortHand } from "./handorder.js";
 import { fillKeyList, installKeys } from "./keys.js";
-import { fitFelt, layOutHand, placeNotice, placeOf, seatSide, seatsAround } from "./layout.js";
+import { fitFelt, fitSide, layOutHand, placeNotice, placeOf, seatSide, seatsAround } from "./layout.js";
 import { bindSettingsDialog, loadSettings, SPEEDS } from "./settings.js";
 import { playSound } from "./sounds.js";
 import { applyAppearance } from "./appearance.js";
 import { announceAction, announceState, cardLabel, plateWords, readOut, say } from "./speech.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
-import { decorate, initPeople, moveTo, onPeople } from "/static/game/people.js";
+import { currentPeople, decorate, initPeople, moveTo, onPeople, playAgainControls } from "/static/game/people.js";
 import { showSeal } from "/static/game/seal.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const scale = Number(root.dataset.animationScale || "1");
 const DELAYS = { bid: 650, card: 750, trick: 1500 };
+const SIGNED_OUT = 4401; // the close code of a socket whose session ended (ohhell.web.accounts.sockets)
 const TURNED_AWAY = 4429; // the socket's close code for too many of its kind (ohhell.server.pages.routes.FULL_CODE)
 const CATCH_UP = 6; // with more actions than this waiting (after a reconnect), skip the pauses
 const AUTO_NEXT_SECONDS = 5; // "next hand by itself": how long the finished hand stays before the next one
+const INFO_NOTICES = new Set(["saved", "undo"]); // the server's notices that report what went well
 const settings = loadSettings();
 applyAppearance(settings);
 // the cards' slide and the turn chip's pulse follow the speed setting too
@@ -75,6 +77,12 @@ function connect() {
   socket.addEventListener("close", (event) => {
     const box = $("connection");
     box.hidden = false;
+    if (event.code === SIGNED_OUT) {
+      // the session ended (signed out, a new password, the account deleted): reconnecting would not help
+      box.textContent = "Signed out: this table no longer plays for you here. Sign in again, then reload the page.";
+      root.dataset.signedOut = "true";
+      return;
+    }
     if (event.code === TURNED_AWAY) {
       // too many tabs of this seat, sockets of this address, or spectators: reconnecting would be turned away too
       box.textContent = event.reason || "The server turned this page away: close other tabs, then reload.";
@@ -94,15 +102,30 @@ function send(message) {
   return true;
 }
 
+// A move on the table as it is shown, once every message received is on show (a move on a picture with more to
+// play back would be refused as stale); the controls that sent it are held until the answer is shown.
 function move(message) {
-  if (awaitingReply || !state) return;
+  if (awaitingReply || queue.length || !state) return;
   if (send({ ...message, seq: state.seq, deal: state.deal.index })) {
     awaitingReply = true;
+    holdControls();
     clearTimeout(automatic);
     markIdle();
     hint = null;
     clearNotice();
   }
+}
+
+// Until the server answers a move: the panel's buttons disabled, the hand no longer offered (a second click does
+// nothing). The answer redraws the table, or an error gives the controls back (release).
+function holdControls() {
+  for (const button of $("center-panel").querySelectorAll("button")) button.disabled = true;
+  $("hand").classList.remove("your-turn");
+  for (const card of $("hand").querySelectorAll(".hand-card")) card.setAttribute("aria-disabled", "true");
+}
+
+function releaseControls() {
+  if (state && !queue.length) render(state);
 }
 
 // data-idle: the table has caught up with the server; data-version: the moment it shows. For tests and tools.
@@ -140,8 +163,8 @@ function receive(message) {
     queue.push({ message, after: latest });
     pump();
   } else if (message.type === "notice") {
-    // "saving-failed" stays until "saved" replaces it
-    notice(message.message, message.code === "saved" ? "info" : "error", message.code === "saving-failed");
+    // "saving-failed" stays until "saved" replaces it; an undo done is news, not an error
+    notice(message.message, INFO_NOTICES.has(message.code) ? "info" : "error", message.code === "saving-failed");
   } else if (message.type === "people") {
     onPeople(message);
   } else if (message.type === "chat") {
@@ -151,8 +174,10 @@ function receive(message) {
   } else if (message.type === "error" && chatRefused(message)) {
     markIdle();
   } else if (message.type === "error") {
+    const held = awaitingReply;
     awaitingReply = false;
     markIdle();
+    if (held) releaseControls();
     notice(message.message, "error");
   } else if (message.type === "hint") {
     showHint(message);
@@ -233,6 +258,7 @@ function render(message, completedTrick = null) {
   decorate(message); // a table of several people: who is a person, connected, played for (people.js)
   followPlay(remembered, panelTarget || cardTarget, momentOf(game, deal, completedTrick !== null));
   fitFelt($("felt"), $("felt").closest(".table-area"));
+  fitSide();
   if (game.over) document.dispatchEvent(new CustomEvent("ohhell:game-over", { detail: { game: $("game").dataset.game } }));
 }
 
@@ -439,6 +465,7 @@ function changePanel(panel, deal) {
 
 function handOverPanel(panel, game, deal) {
   panel.classList.add("hand-over");
+  panel.classList.toggle("game-over", game.over);
   panel.append(el("h2", "panel-title", game.over ? "Game over" : `${deal.title.split(" ·")[0]} is over`));
   if (game.result) panel.append(el("p", "panel-result", game.result));
   const table = el("table", "hand-result");
@@ -472,12 +499,20 @@ function handOverPanel(panel, game, deal) {
   }
   let primary;
   if (game.over) {
-    const again = el("button", "button replay-deal", "Play these cards again");
-    again.type = "button";
-    again.addEventListener("click", () => $("replay-dialog").showModal());
-    primary = el("a", "button primary", "New game");
-    primary.href = "/";
-    actions.append(again, primary);
+    const together = playAgainControls(); // a shared table: Play again, the same people in a new game (people.js)
+    const replay = el("button", "button replay-deal", together ? "Play these cards again (solo)" : "Play these cards again");
+    replay.type = "button";
+    replay.title = "A new game of your own against computer players, with these cards";
+    replay.addEventListener("click", askReplay);
+    const newGame = el("a", together ? "button" : "button primary", "New game");
+    newGame.href = "/";
+    actions.append(replay, newGame);
+    primary = newGame;
+    if (together) {
+      actions.append(together.button);
+      panel.append(actions, together.note);
+      return together.button;
+    }
   } else {
     primary = el("button", "button primary", "Next hand");
     primary.type = "button";
@@ -777,6 +812,26 @@ function showHands(message) {
   $("hands-dialog").showModal();
 }
 
+// "Play these cards again" is a game of one's own against computer players: at once after a game of one's own;
+// first a question that says so at a shared table, or while the game is still being played.
+const PRACTICE = " You know its number, so it is practice: it earns no XP, statistics, rating or club win.";
+const REPLAY_SHARED =
+  "A new game of your own against computer players starts, with these cards: the same deal number and rules, " +
+  "computer players in your friends' seats." +
+  PRACTICE +
+  " Your friends stay at this table; to play on with them, press Play again.";
+const REPLAY_ALONE =
+  "A new game starts with the same deal number, rules and players, so the same cards are dealt." +
+  PRACTICE +
+  " This game stays in your games.";
+
+// Once the series is over (before, its number would deal every hand still to come): say that it is practice.
+function askReplay() {
+  if (!state || !state.game.over) return;
+  $("replay-text").textContent = currentPeople() !== null ? REPLAY_SHARED : REPLAY_ALONE;
+  $("replay-dialog").showModal();
+}
+
 async function replayDeal() {
   const response = await fetch(`/api/games/${gameId}/replay-deal`, { method: "POST" });
   if (response.ok) window.location.assign((await response.json()).url);
@@ -788,7 +843,7 @@ $("why-button").addEventListener("click", showWhy);
 $("last-trick-button").addEventListener("click", showLastTrick);
 $("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
 // A new game with the same cards, once the series is over: after saying that it is practice.
-$("replay-button").addEventListener("click", () => state && state.game.over && $("replay-dialog").showModal());
+$("replay-button").addEventListener("click", askReplay);
 $("replay-dialog").addEventListener("close", () => {
   if ($("replay-dialog").returnValue === "replay") replayDeal();
 });
@@ -841,6 +896,7 @@ installKeys({
 initPeople({ send });
 initChat({ send });
 placeNotice($("notice"));
+new ResizeObserver(fitSide).observe($("people")); // the people panel grows: chat lines, who is watching
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
 

@@ -64,13 +64,30 @@ export function layOutHand(box, buttons) {
 
 // Make the table as tall as the screen leaves (at wide sizes the whole table area fits the screen); never shorter
 // than its content, so a panel is never cut off.
+// A table not on show (the waiting room hides it) is left at its natural height, to be fitted when it is shown.
 export function fitFelt(felt, area) {
   felt.style.height = "";
+  if (!area.getClientRects().length) return;
   const natural = felt.offsetHeight;
   if (!WIDE.matches && !PHONE.matches) return;
   const bottom = area.getBoundingClientRect().bottom + window.scrollY;
   const spare = window.innerHeight - bottom - 12;
   if (spare > 0) felt.style.height = `${Math.min(MAX_FELT, natural + spare)}px`;
+}
+
+// At a shared table on a wide screen the score sheet and the people panel (chat, who is watching) share the column
+// beside the table: the sheet gets what the screen leaves above the people panel (at least 160 px; it scrolls
+// inside), so that the chat's input is on the screen and neither covers the other.
+export function fitSide() {
+  const sheet = document.querySelector(".sheet-area");
+  const people = document.getElementById("people");
+  if (!sheet || !people) return;
+  sheet.style.maxHeight = "";
+  if (!WIDE.matches || people.hidden || !sheet.getClientRects().length) return;
+  const top = sheet.getBoundingClientRect().top + window.scrollY;
+  const gap = parseFloat(getComputedStyle(sheet.parentElement).rowGap) || 0;
+  const room = window.innerHeight - top - people.offsetHeight - gap - 12;
+  sheet.style.maxHeight = `${Math.max(160, room)}px`;
 }
 
 // Where messages to the person go (a hint, why a card may not be played): beside the table on a wide screen, above

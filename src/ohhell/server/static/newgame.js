@@ -69,7 +69,24 @@ function renderComputers() {
         .join("")}<option value="friend">A friend</option></select>`;
     li.querySelector("input").value = previous.name;
     li.querySelector("select").value = previous.level;
+    li.querySelector("select").addEventListener("change", describePlayers);
     computers.append(li);
+  }
+  describePlayers();
+}
+
+// The Players menu says who the others are, as the seats below are set: "4 (you + 3 computers)",
+// "4 (you, 1 friend, 2 computers)".
+function describePlayers() {
+  const levels = [...computers.querySelectorAll("li select")].map((select) => select.value);
+  for (const option of players.options) {
+    const others = Number(option.value) - 1;
+    const friends = levels.slice(0, others).filter((level) => level === "friend").length;
+    const machines = others - friends;
+    const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+    option.textContent = friends
+      ? `${option.value} (you, ${plural(friends, "friend")}${machines ? `, ${plural(machines, "computer")}` : ""})`
+      : `${option.value} (you + ${plural(machines, "computer")})`;
   }
 }
 
@@ -158,3 +175,5 @@ recallChoices(form, {
     describeChoices();
   },
 });
+describePlayers(); // the seats recalled as they were last set
+

@@ -2,6 +2,8 @@
 // clock, who is watching, the host's tools, Play again. Everything here comes from the socket's "people" messages
 // (ohhell.server.party.live); game.js calls onPeople() with each one and decorate() after it draws the plates.
 
+import { fitFelt } from "./layout.js";
+
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -23,6 +25,7 @@ export function initPeople(options) {
   $("renew-invite").addEventListener("click", () => send({ type: "renew", link: "join" }));
   $("copy-invite").addEventListener("click", () => copy($("invite-link")));
   $("copy-watch").addEventListener("click", () => copy($("watch-link")));
+  $("watcher-name-form").addEventListener("submit", renameSpectator);
   $("spectator-chat").addEventListener("change", (event) => send({ type: "spectator_chat", open: event.target.checked }));
   $("hand-over").addEventListener("click", () => {
     const seat = Number($("hand-over-seat").value);
@@ -31,17 +34,35 @@ export function initPeople(options) {
       send({ type: "hand_over", seat });
     }
   });
-  $("play-again").addEventListener("click", () => send({ type: "again" }));
   setInterval(tick, 1000);
 }
 
 let moving = false;
 
-// Play again started a new game: go there (once, whether the "moved" or the "people" message says it first).
+// Play again started a new game: go there (once, whether the "moved" or the "people" message says it first). A
+// spectator goes to the new game's watch link, under the same name.
 export function moveTo(url) {
   if (moving) return;
   moving = true;
-  location.assign(url);
+  location.assign($("game").dataset.watch ? withName(url, spectatorName()) : url);
+}
+
+// A spectator's name: the one in the watch link (?name=), else the one last given in this browser.
+function spectatorName() {
+  return new URLSearchParams(location.search).get("name") || localStorage.getItem("ohhell-name") || "";
+}
+
+function withName(url, name) {
+  return name ? `${url}?name=${encodeURIComponent(name)}` : url;
+}
+
+// A spectator chooses the name the table sees (kept in this browser); the page comes back under it.
+function renameSpectator(event) {
+  event.preventDefault();
+  const name = $("watcher-name").value.trim();
+  if (!name) return;
+  localStorage.setItem("ohhell-name", name);
+  location.assign(withName(location.pathname, name));
 }
 
 export function currentPeople() {
@@ -61,6 +82,7 @@ export function onPeople(message) {
   people = message;
   const root = $("game");
   const waiting = message.status === "waiting";
+  const shown = root.classList.contains("waiting") !== waiting;
   root.classList.toggle("waiting", waiting);
   root.classList.add("party");
   root.dataset.people = message.status;
@@ -74,7 +96,10 @@ export function onPeople(message) {
   const host = message.you === message.host;
   const watcher = message.you < 0;
   root.classList.toggle("watcher", watcher);
+  $("watcher-name-form").hidden = !watcher;
+  if (watcher && document.activeElement !== $("watcher-name")) $("watcher-name").value = spectatorName();
   if (waiting) renderWaiting(message, host);
+  else if (shown) fitFelt($("felt"), $("felt").closest(".table-area")); // the table, hidden until now, fits the screen
   $("watch-line").hidden = !message.watch;
   $("watch-link").value = absolute(message.watch);
   $("watching").textContent = message.watching.length ? `Watching: ${message.watching.join(", ")}` : "";
@@ -94,23 +119,42 @@ export function onPeople(message) {
     }
     if (keep) select.value = keep;
   }
-  const mine = message.seats[message.you];
-  const canAgain = message.over && !watcher && mine && !mine.gone;
-  $("again-box").hidden = !message.over || watcher;
-  $("play-again").disabled = !canAgain || mine.again || Boolean(message.moved_to);
-  const yes = message.seats.filter((s) => s.again).map((s) => s.name);
-  const waitingFor = message.seats.filter((s) => s.kind === "person" && !s.gone && !s.again).map((s) => s.name);
-  $("again-note").textContent = message.moved_to
+  showAgain($("play-again"), $("again-note"));
+  if (message.moved_to) moveTo(message.moved_to);
+  if (message.to_act !== null && message.thinking_for !== null && table) {
+    turnKey = turnOf(table);
+    turnStart = Date.now() - message.thinking_for * 1000;
+  }
+  decorate(table);
+}
+
+// Play again, for the Game over panel of a shared table (game.js puts it there as the panel's primary button): a
+// new game of the same people and rules once everyone still at the table says yes. Null at a table of one person
+// and for a spectator, who follows the table to the new game without being asked.
+export function playAgainControls() {
+  if (!people || people.you < 0) return null;
+  const button = el("button", "button primary", "Play again");
+  button.type = "button";
+  button.id = "play-again";
+  button.addEventListener("click", () => send({ type: "again" }));
+  const note = el("p", "again-note");
+  note.id = "again-note";
+  note.setAttribute("role", "status");
+  showAgain(button, note);
+  return { button, note };
+}
+
+function showAgain(button, note) {
+  if (!button || !people) return;
+  const mine = people.seats[people.you];
+  button.disabled = !people.over || !mine || Boolean(mine.gone) || mine.again || Boolean(people.moved_to);
+  const yes = people.seats.filter((s) => s.again).map((s) => s.name);
+  const waitingFor = people.seats.filter((s) => s.kind === "person" && !s.gone && !s.again).map((s) => s.name);
+  note.textContent = people.moved_to
     ? "The new game has started."
     : yes.length
       ? `Play again: ${yes.join(", ")} said yes${waitingFor.length ? `; waiting for ${waitingFor.join(", ")}` : ""}.`
       : "";
-  if (message.moved_to) moveTo(message.moved_to);
-  if (message.to_act !== null && message.thinking_for !== null) {
-    turnKey = `${message.to_act}`;
-    turnStart = Date.now() - message.thinking_for * 1000;
-  }
-  decorate(table);
 }
 
 function renderWaiting(message, host) {
@@ -176,12 +220,18 @@ export function decorate(state) {
   tick();
 }
 
+// A turn: the moment of the table and who is to act (the same seat may have two turns running: a trick's winner
+// leads the next).
+function turnOf(state) {
+  return `${state.seq}:${state.deal.index}:${state.deal.to_act}`;
+}
+
 // A person's turn shows how long they have been thinking.
 function tick() {
   if (!people || !table) return;
   const deal = table.deal;
   const live = !table.game.over && !table.game.waiting_for_next;
-  const key = live ? `${deal.to_act}` : null;
+  const key = live ? turnOf(table) : null;
   if (key !== turnKey) {
     turnKey = key;
     turnStart = Date.now();
@@ -194,7 +244,10 @@ function tick() {
   if (!plate) return;
   const seconds = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
   const limit = people.settings.turn_seconds; // the turn timer, when the table has one
-  const clock = el("p", "thinking-clock", limit ? `Thinking ${Math.min(seconds, limit)} s of ${limit}` : `Thinking ${seconds} s`);
+  // in the plate's turn chip ("Thinking… 4 s", "Your turn · 4 s of 30"): no line of its own to make the plate taller
+  const chip = plate.querySelector(".turn-chip");
+  const text = limit ? `${Math.min(seconds, limit)} s of ${limit}` : `${seconds} s`;
+  const clock = el(chip ? "span" : "p", "thinking-clock", chip ? ` · ${text}` : `Thinking ${text}`);
   clock.setAttribute("aria-hidden", "true");
-  plate.append(clock);
+  (chip || plate).append(clock);
 }

@@ -34,6 +34,7 @@ from ohhell.deal import Trick
 from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game
 from ohhell.rules import Rules
+from ohhell.server.party.spectator import WATCHER
 from ohhell.server.processes.hub import Hub, SoloHub
 from ohhell.server.storage.journal import ConflictError
 from ohhell.server.storage.store import GameNotFoundError, NewGame, Progress, Store, StoredAction, StoredGame
@@ -508,8 +509,9 @@ class Table:
         return self.undo_by_host or (people == 1 and len(self.seats) > 1)
 
     def _with_undo(self, message: dict[str, Any], seat: int) -> dict[str, Any]:
-        """A state or change for ``seat``, saying (``"undo"``) whether it may take back its last move now."""
-        if self.allow_undo:
+        """A state or change for ``seat``, saying (``"undo"``) whether it may take back its last move now (never
+        to a spectator, who has no move to take back)."""
+        if self.allow_undo and seat != WATCHER:
             message["undo"] = self._undo_size(seat) > 0
         return message
 

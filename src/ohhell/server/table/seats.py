@@ -13,6 +13,8 @@ from typing import Any, Final
 LEVELS: Final = ("easy", "normal", "hard")
 LEVEL_NAMES: Final = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
 COMPUTER_NAMES: Final = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+OWN_SEAT: Final = "You"
+"""How each page names its own seat (and the New game form's default name): never another person's name."""
 
 
 @dataclass(frozen=True)

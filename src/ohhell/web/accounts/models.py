@@ -1,4 +1,4 @@
-"""The accounts' tables: accounts, the player keys linked to them, sessions and failed sign-ins."""
+"""The accounts' tables: accounts, the player keys linked to them, retired guest keys, sessions and failed sign-ins."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ class AccountRow(Base):
     player_key: Mapped[str] = mapped_column(String(64), unique=True)
     """The player key the account plays as (:mod:`ohhell.web.identity`): the guest key of the browser that signed up."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-    public_profile: Mapped[bool] = mapped_column(Boolean, default=True)
-    """Whether anyone may see the statistics page (otherwise only the account's clubs' members)."""
+    public_profile: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether anyone may see the statistics page; by default only the account's clubs' members do (docs/club.md)."""
     card_back: Mapped[str] = mapped_column(String(32), default="classic")
     card_faces: Mapped[str] = mapped_column(String(32), default="classic")
 
@@ -40,6 +40,19 @@ class AccountPlayerRow(Base):
     linked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
+class RetiredPlayerKeyRow(Base):
+    """A guest key that became an account's: no player cookie acts as it any more, only the account's sessions.
+
+    Kept after the account is deleted, so that an old copy of the guest token never gets the deleted account's
+    games back.
+    """
+
+    __tablename__ = "retired_player_keys"
+
+    player_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
 class SessionRow(Base):
     """A signed-in browser: the hash of its session cookie (deleting the row signs it out)."""
 
@@ -52,7 +65,8 @@ class SessionRow(Base):
 
 
 class SignInFailureRow(Base):
-    """A refused sign-in, counted against its name and its address for a while."""
+    """A try to sign in whose password was wrong or is being checked, counted against its name and address for a
+    while (written before the password is checked, so that tries at once count each other)."""
 
     __tablename__ = "sign_in_failures"
 

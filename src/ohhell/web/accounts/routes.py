@@ -3,6 +3,10 @@
 Forms are plain HTML forms (``application/x-www-form-urlencoded``) with labelled fields "Name" and "Password" and
 the hidden CSRF token (:mod:`~ohhell.web.accounts.csrf`). A refusal shows the form again with the sentence
 beside the field it concerns, and never the password typed. Nothing here logs a request body.
+
+Every way a session ends (Sign out, Sign out everywhere, a new password, deleting the account) and signing up
+(whose guest key becomes the account's) closes the sockets that acted through it, on every process, before the
+answer is sent (:mod:`~ohhell.web.accounts.sockets`).
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ohhell.web.accounts import TEMPLATES
 from ohhell.web.accounts.csrf import CSRF_FIELD, form_token_ok
 from ohhell.web.accounts.sessions import cleared_session_cookie, session_cookie
+from ohhell.web.accounts.sockets import OpenSockets
 from ohhell.web.accounts.store import Account, AccountError, AccountStore
-from ohhell.web.identity import COOKIE, COOKIE_MAX_AGE, new_token
+from ohhell.web.identity import guest_cookie, new_token
 from ohhell.web.pages import feature_templates
 
 MAX_FIELD: Final = 512
@@ -47,8 +52,9 @@ def signed_in(request: Request) -> Account:
     return account
 
 
-def account_router(store: AccountStore) -> APIRouter:
-    """The account pages over ``store``."""
+def account_router(store: AccountStore, sockets: OpenSockets | None = None) -> APIRouter:
+    """The account pages over ``store``; ``sockets``: the game's sockets by session, closed when a session ends."""
+    open_sockets = sockets if sockets is not None else OpenSockets()
     templates = feature_templates(TEMPLATES)
 
     router = APIRouter()
@@ -79,12 +85,12 @@ def account_router(store: AccountStore) -> APIRouter:
                 request, "signup.html", 400, next=local_path(target), error=str(exc), field=exc.field, name=name
             )
         token = await store.new_session(account.id)
+        # The guest key is the account's now and retired (the store did it), reachable through its sessions only:
+        # this browser gets a fresh guest token, any other copy of the old one acts as nobody, and the sockets the
+        # old token opened close.
+        await open_sockets.end(guests=[guest])
         response = signed_in_response(request, account, token, target)
-        # The guest key is the account's now, reachable through its sessions only: this browser gets a fresh one,
-        # so that signing out here leaves nobody acting as the account.
-        response.headers.append(
-            "set-cookie", f"{COOKIE}={new_token()}; Max-Age={COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax"
-        )
+        response.headers.append("set-cookie", guest_cookie(new_token()))
         return response
 
     @router.get("/signin", response_class=HTMLResponse)
@@ -108,7 +114,7 @@ def account_router(store: AccountStore) -> APIRouter:
         await form_fields(request)
         token: str | None = request.state.session_token
         if token is not None:
-            await store.end_session(token)
+            await open_sockets.end(sessions=await store.end_session(token))
         response = RedirectResponse("/", status_code=303)
         response.headers.append("set-cookie", cleared_session_cookie())
         return response
@@ -117,7 +123,7 @@ def account_router(store: AccountStore) -> APIRouter:
     async def signout_everywhere(request: Request) -> Response:
         await form_fields(request)
         account = signed_in(request)
-        await store.end_all_sessions(account.id)
+        await open_sockets.end(sessions=await store.end_all_sessions(account.id))
         response = RedirectResponse("/", status_code=303)
         response.headers.append("set-cookie", cleared_session_cookie())
         return response
@@ -149,10 +155,17 @@ def account_router(store: AccountStore) -> APIRouter:
         fields = await form_fields(request)
         account = signed_in(request)
         try:
-            await store.change_password(account.id, fields.get("password", ""), fields.get("new_password", ""))
+            token, ended = await store.change_password(
+                account.id, fields.get("password", ""), fields.get("new_password", "")
+            )
         except AccountError as exc:
             return await account_page_of(request, account, 400, error=str(exc), field="password-change")
-        return await account_page_of(request, account, done="Your password is changed.")
+        await open_sockets.end(sessions=ended)
+        response = await account_page_of(
+            request, account, done="Your password is changed: every other browser is signed out."
+        )
+        response.headers.append("set-cookie", session_cookie(token, request.url.scheme == "https"))
+        return response
 
     @router.post("/account/visibility", response_model=None)
     async def visibility(request: Request) -> Response:
@@ -169,9 +182,10 @@ def account_router(store: AccountStore) -> APIRouter:
         fields = await form_fields(request)
         account = signed_in(request)
         try:
-            await store.delete(account.id, fields.get("password", ""))
+            ended = await store.delete(account.id, fields.get("password", ""))
         except AccountError as exc:
             return await account_page_of(request, account, 400, error=str(exc), field="delete")
+        await open_sockets.end(sessions=ended)
         response = RedirectResponse("/account/deleted", status_code=303)
         response.headers.append("set-cookie", cleared_session_cookie())
         return response

@@ -4,7 +4,10 @@ Inside :class:`~ohhell.web.identity.PlayerCookie`: a request (or socket) with a 
 player key in ``scope["state"]["player"]``, whichever browser it comes from; ``scope["state"]["account"]`` is the
 :class:`~ohhell.web.accounts.store.Account` (``None`` for a guest), and ``card_back`` / ``card_faces`` what every
 page draws cards with (``base.html`` puts them on the body). A session cookie whose row is gone (signed out
-everywhere, the account deleted) is a guest's, and is cleared on the way out.
+everywhere, a new password, the account deleted) is a guest's, and is cleared on the way out.
+
+A player cookie whose key is retired (it became an account's on signing up: an old copy of the guest token) acts
+as nobody: a request gets a fresh guest key and cookie in its place, a socket no key at all.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ohhell.web import failures
 from ohhell.web.accounts.store import Account, AccountStore
-from ohhell.web.identity import cookie_value
+from ohhell.web.identity import COOKIE, cookie_value, guest_cookie, new_token, player_key
 
 log = logging.getLogger(__name__)
 
@@ -55,30 +58,38 @@ class AccountSessions:
             return
         state = scope.setdefault("state", {})
         token = cookie_value(scope, SESSION_COOKIE)
+        token = token if _valid(token) else None
+        guest: str | None = state.get("player")
         account: Account | None = None
-        stale = False
-        if _valid(token):
-            assert token is not None
-            try:
-                account = await self.store.account_of_session(token)
-            except failures.DATABASE_ERRORS:
-                log.warning("the sessions cannot be read: the request goes on as a guest's")
-            else:
-                stale = account is None
+        stale = retired = False
+        try:
+            account, retired = await self.store.signed_in(token, guest)
+        except failures.DATABASE_ERRORS:
+            log.warning("the sessions cannot be read: the request goes on as a guest's")
+        else:
+            stale = token is not None and account is None
+        replacement = new_token() if retired and scope["type"] == "http" else None
+        if retired:
+            guest = None if replacement is None else player_key(replacement)
+            state["player"] = guest
         state["account"] = account
         state["session_token"] = token if account is not None else None
-        state["guest_player"] = state.get("player")
+        state["guest_player"] = guest
         if account is not None:
             state["player"] = account.player_key
         state["card_back"] = account.card_back if account is not None else "classic"
         state["card_faces"] = account.card_faces if account is not None else "classic"
-        if not stale or scope["type"] != "http":
+        if not (stale or replacement) or scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
         async def send_clearing(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).append("set-cookie", cleared_session_cookie())
+                headers = MutableHeaders(scope=message)
+                if stale:
+                    headers.append("set-cookie", cleared_session_cookie())
+                if replacement and not any(v.startswith(f"{COOKIE}=") for v in headers.getlist("set-cookie")):
+                    headers.append("set-cookie", guest_cookie(replacement))
             await send(message)
 
         await self.app(scope, receive, send_clearing)

@@ -1,9 +1,12 @@
-"""Accounts, sessions and failed sign-ins in the site's database.
+"""Accounts, sessions, retired guest keys and sign-in tries in the site's database.
 
 A session cookie holds a random token; the database holds its SHA-256 only, so a copy of the database signs
-nobody in. Deleting a session's row signs that browser out at its next request; "Sign out everywhere" deletes all of
-an account's rows. Failed sign-ins are counted per name and per address over :data:`FAILURE_WINDOW`; past the
-limits, sign-in is refused before the password is even checked.
+nobody in. Deleting a session's row signs that browser out at its next request; "Sign out everywhere", a new
+password and deleting the account delete all of an account's rows (and the site closes their open sockets,
+:mod:`~ohhell.web.accounts.sockets`). The guest key a browser signs up with becomes the account's and is retired
+at once: no player cookie acts as it again, only the account's sessions do. Tries to sign in are counted per name
+and per address over :data:`FAILURE_WINDOW`, each written *before* its password is checked, so that tries sent at
+once count each other; past the limits, sign-in is refused before the password is even checked.
 """
 
 from __future__ import annotations
@@ -19,9 +22,16 @@ from typing import Any, Final
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
-from ohhell.web.accounts.models import AccountPlayerRow, AccountRow, SessionRow, SignInFailureRow
+from ohhell.web.accounts.models import (
+    AccountPlayerRow,
+    AccountRow,
+    RetiredPlayerKeyRow,
+    SessionRow,
+    SignInFailureRow,
+)
 from ohhell.web.accounts.passwords import hash_password, needs_rehash, password_problem, verify_password
 from ohhell.web.database import create_server_engine
 from ohhell.web.models import utc_now
@@ -103,7 +113,11 @@ class AccountStore:
     # ----------------------------------------------------------------- accounts
 
     async def sign_up(self, name: str, password: str, player_key: str) -> Account:
-        """A new account playing as ``player_key`` (the browser's guest key, whose games become the account's)."""
+        """A new account playing as ``player_key`` (the browser's guest key, whose games become the account's).
+
+        The key is retired in the same transaction: from then on only the account's sessions act as it, and the
+        browser is given a fresh guest token (:mod:`~ohhell.web.accounts.routes`).
+        """
         problem = name_problem(name)
         if problem:
             raise AccountError(problem, "name")
@@ -112,13 +126,18 @@ class AccountStore:
             raise AccountError(problem, "password")
         hashed = await asyncio.to_thread(hash_password, password)
         async with self._sessions() as session:
-            if await session.get(AccountPlayerRow, player_key) is not None:
+            if (
+                await session.get(AccountPlayerRow, player_key) is not None
+                or await session.get(RetiredPlayerKeyRow, player_key) is not None
+            ):
                 raise AccountError("This browser already belongs to an account: sign in instead.", "name")
             row = AccountRow(name=name.strip(), name_key=name_key(name), password_hash=hashed, player_key=player_key)
             session.add(row)
             try:
                 await session.flush()
                 session.add(AccountPlayerRow(player_key=player_key, account_id=row.id))
+                if await session.get(RetiredPlayerKeyRow, player_key) is None:
+                    session.add(RetiredPlayerKeyRow(player_key=player_key))
                 await session.commit()
             except IntegrityError:
                 raise AccountError("That name is taken: choose another.", "name") from None
@@ -187,8 +206,9 @@ class AccountStore:
                 raise AccountError("That name is taken: choose another.", "name") from None
             return _account(row)
 
-    async def change_password(self, account_id: int, current: str, new: str) -> None:
-        """Set a new password, given the current one; every other session ends."""
+    async def change_password(self, account_id: int, current: str, new: str) -> tuple[str, list[str]]:
+        """Set a new password, given the current one: every session ends, the one browser that changed it gets a
+        new one. The new session's token, and the keys of the sessions ended (to close their sockets)."""
         problem = password_problem(new)
         if problem:
             raise AccountError(problem, "new_password")
@@ -197,18 +217,24 @@ class AccountStore:
             if row is None or not await asyncio.to_thread(verify_password, row.password_hash, current):
                 raise AccountError("The current password is not right.", "password")
             row.password_hash = await asyncio.to_thread(hash_password, new)
+            ended = await _delete_sessions(session, SessionRow.account_id == account_id)
+            token = secrets.token_urlsafe(32)
+            session.add(SessionRow(key=session_key(token), account_id=account_id))
             await session.commit()
+            return token, ended
 
-    async def delete(self, account_id: int, password: str) -> None:
-        """Delete the account, its sessions and its links (its games and series stay, as a deleted player's)."""
+    async def delete(self, account_id: int, password: str) -> list[str]:
+        """Delete the account, its sessions and its links (its games and series stay, as a deleted player's; its
+        keys stay retired, so nobody plays them again); the keys of the sessions ended."""
         async with self._sessions() as session:
             row = await session.get(AccountRow, account_id)
             if row is None or not await asyncio.to_thread(verify_password, row.password_hash, password):
                 raise AccountError("The password is not right.", "password")
-            await session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            ended = await _delete_sessions(session, SessionRow.account_id == account_id)
             await session.execute(delete(AccountPlayerRow).where(AccountPlayerRow.account_id == account_id))
             await session.delete(row)
             await session.commit()
+            return ended
 
     async def set_choices(
         self,
@@ -234,18 +260,33 @@ class AccountStore:
     # ----------------------------------------------------------------- signing in
 
     async def sign_in(self, name: str, password: str, address: str) -> Account:
-        """The account, if the name and password match and the limits allow a try (:class:`AccountError` if not)."""
+        """The account, if the name and password match and the limits allow a try (:class:`AccountError` if not).
+
+        The try is written and committed first, then the tries of its name and of its address are counted, itself
+        included: of tries sent at once, each one counted sees every one written before it, so at most
+        :data:`FAILURES_PER_NAME` of them reach the password check (and a refused try is taken back). A wrong
+        password leaves its try as a failure; the right one clears the name's.
+        """
         key = name_key(name)[:24]
         address = address[:64]
+        since = utc_now() - FAILURE_WINDOW
         async with self._sessions() as session:
-            since = utc_now() - FAILURE_WINDOW
-            by_name = await session.scalar(
-                select(func.count()).where(SignInFailureRow.name_key == key, SignInFailureRow.at >= since)
+            attempt = SignInFailureRow(name_key=key, address=address)
+            session.add(attempt)
+            await session.commit()
+            counts = await session.execute(
+                select(
+                    func.count().filter(SignInFailureRow.name_key == key),
+                    func.count().filter(SignInFailureRow.address == address),
+                ).where(
+                    SignInFailureRow.at >= since,
+                    (SignInFailureRow.name_key == key) | (SignInFailureRow.address == address),
+                )
             )
-            by_address = await session.scalar(
-                select(func.count()).where(SignInFailureRow.address == address, SignInFailureRow.at >= since)
-            )
-            if (by_name or 0) >= FAILURES_PER_NAME or (by_address or 0) >= FAILURES_PER_ADDRESS:
+            by_name, by_address = counts.one()
+            if by_name > FAILURES_PER_NAME or by_address > FAILURES_PER_ADDRESS:
+                await session.execute(delete(SignInFailureRow).where(SignInFailureRow.id == attempt.id))
+                await session.commit()
                 minutes = int(FAILURE_WINDOW.total_seconds() // 60)
                 raise AccountError(
                     f"Too many failed attempts to sign in: wait {minutes} minutes and try again.", "password"
@@ -254,7 +295,6 @@ class AccountStore:
             stored = row.password_hash if row is not None else _DUMMY_HASH
             matches = await asyncio.to_thread(verify_password, stored, password)
             if row is None or not matches:
-                session.add(SignInFailureRow(name_key=key, address=address))
                 await session.execute(delete(SignInFailureRow).where(SignInFailureRow.at < since))
                 await session.commit()
                 raise AccountError("That name and password do not match an account.", "password")
@@ -272,33 +312,45 @@ class AccountStore:
             await session.commit()
         return token
 
-    async def account_of_session(self, token: str) -> Account | None:
-        """The account a session token signs in, if the session still exists."""
+    async def signed_in(self, token: str | None, guest_key: str | None) -> tuple[Account | None, bool]:
+        """Who a request is: the account its session token signs in (if the session still exists), and whether its
+        guest key is retired (it became an account's: the cookie then acts as nobody)."""
         async with self._sessions() as session:
-            row = (
-                await session.execute(
-                    select(AccountRow)
-                    .join(SessionRow, SessionRow.account_id == AccountRow.id)
-                    .where(SessionRow.key == session_key(token))
-                )
-            ).scalar()
-            return None if row is None else _account(row)
+            account = None
+            if token is not None:
+                row = (
+                    await session.execute(
+                        select(AccountRow)
+                        .join(SessionRow, SessionRow.account_id == AccountRow.id)
+                        .where(SessionRow.key == session_key(token))
+                    )
+                ).scalar()
+                account = None if row is None else _account(row)
+            retired = guest_key is not None and await session.get(RetiredPlayerKeyRow, guest_key) is not None
+            return account, retired
 
-    async def end_session(self, token: str) -> None:
-        """Sign one browser out."""
+    async def end_session(self, token: str) -> list[str]:
+        """Sign one browser out; the key of the session ended (none if it had ended already)."""
         async with self._sessions() as session:
-            await session.execute(delete(SessionRow).where(SessionRow.key == session_key(token)))
+            ended = await _delete_sessions(session, SessionRow.key == session_key(token))
             await session.commit()
+            return ended
 
-    async def end_all_sessions(self, account_id: int) -> int:
-        """Sign the account out everywhere; how many sessions ended."""
+    async def end_all_sessions(self, account_id: int) -> list[str]:
+        """Sign the account out everywhere; the keys of the sessions ended."""
         async with self._sessions() as session:
-            result = await session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            ended = await _delete_sessions(session, SessionRow.account_id == account_id)
             await session.commit()
-            return int(getattr(result, "rowcount", 0) or 0)
+            return ended
 
     async def session_count(self, account_id: int) -> int:
         """How many browsers are signed in to the account."""
         async with self._sessions() as session:
             count = await session.scalar(select(func.count()).where(SessionRow.account_id == account_id))
             return int(count or 0)
+
+
+async def _delete_sessions(session: AsyncSession, which: ColumnElement[bool]) -> list[str]:
+    """Delete the sessions ``which`` selects; their keys."""
+    found = await session.execute(delete(SessionRow).where(which).returning(SessionRow.key))
+    return list(found.scalars())
