@@ -214,7 +214,7 @@ def test_a_game_keeps_its_salt_and_whether_it_is_practice(db: Database) -> None:
 
 def test_the_migration_of_the_commitment_gives_every_older_game_a_salt_and_no_practice(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    command.upgrade(schema.alembic_config(url), "d0001")  # the schema before the commitment
+    command.upgrade(schema.alembic_config(url), "a0001")  # the schema before the commitment
     with sqlite3.connect(tmp_path / "old.sqlite3") as connection:
         for number in (7, 8):
             connection.execute(

@@ -1,7 +1,7 @@
 """The secret deal: each game's salt for the commitment to its number, and whether it is practice.
 
 Revision ID: 0003
-Revises: d0001
+Revises: a0001
 Create Date: 2026-12-01
 
 ``games.deal_salt`` is filled with a fresh salt for every game so far (their numbers were shown while they were
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision: str | None = "d0001"
+down_revision: str | None = "a0001"
 branch_labels: str | None = None
 depends_on: str | None = None
 
