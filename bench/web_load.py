@@ -238,10 +238,41 @@ class Figures:
     leaks: int = 0
     """Cards of a hand hidden from a person or spectator that a message to them named (``--people`` only)."""
     scanned: int = 0
+    began: float = field(default_factory=time.monotonic)
+    minutes: dict[int, Minute] = field(default_factory=dict)
+    """The same figures minute by minute of the load (by when they happened), so that a drift shows."""
+
+    def minute(self) -> Minute:
+        index = int((time.monotonic() - self.began) // 60)
+        return self.minutes.setdefault(index, Minute())
 
     def error(self, kind: str) -> None:
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+        self.minute().errors += 1
+
+    def acknowledged(self, seconds: float) -> None:
+        self.moves += 1
+        self.ack.append(seconds)
+        self.minute().ack.append(seconds)
+
+    def game_started(self) -> None:
+        self.games_started += 1
+        self.minute().games_started += 1
+
+    def game_finished(self) -> None:
+        self.games_finished += 1
+        self.minute().games_finished += 1
+
+
+@dataclass
+class Minute:
+    """What happened in one minute of the load."""
+
+    ack: list[float] = field(default_factory=list)
+    games_started: int = 0
+    games_finished: int = 0
+    errors: int = 0
 
 
 def choose_move(state: dict[str, Any]) -> dict[str, Any]:
@@ -269,9 +300,9 @@ async def play_games(url: str, args: argparse.Namespace, figures: Figures, deadl
             if token is None:
                 token = headers["set-cookie"].split(";")[0].split("=", 1)[1]
             game_id = json.loads(payload)["id"]
-            figures.games_started += 1
+            figures.game_started()
             if await play_one(url, game_id, token, args.pace, figures, deadline, rng):
-                figures.games_finished += 1
+                figures.game_finished()
         except (OSError, TimeoutError, ConnectionError) as exc:
             figures.error(type(exc).__name__)
             await asyncio.sleep(1)
@@ -297,8 +328,7 @@ async def play_one(
             elif kind == "action":
                 figures.actions += 1
                 if sent is not None and message["seq"] == sent[0] and message["seat"] == state["game"]["you"]:
-                    figures.moves += 1
-                    figures.ack.append(time.perf_counter() - sent[1])
+                    figures.acknowledged(time.perf_counter() - sent[1])
                     sent = None
             if kind not in ("state", "action"):
                 continue
@@ -382,8 +412,7 @@ async def play_seat(
         elif kind == "action":
             figures.actions += host
             if sent is not None and message["seq"] == sent[0] and message["seat"] == person.seat:
-                figures.moves += 1
-                figures.ack.append(time.perf_counter() - sent[1])
+                figures.acknowledged(time.perf_counter() - sent[1])
                 sent = None
         if kind not in ("state", "action") or (kind == "action" and not person.state):
             continue
@@ -426,7 +455,7 @@ async def play_table(
         if status != 201:
             figures.error(f"new game {status}")
             return
-        figures.games_started += 1
+        figures.game_started()
         game_id = json.loads(payload)["id"]
         host = Seated(0, headers["set-cookie"].split(";")[0].split("=", 1)[1], where[0])
         codes: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
@@ -480,7 +509,7 @@ async def play_table(
         )
         if not all(results):
             return
-        figures.games_finished += 1
+        figures.game_finished()
         status, _, payload = await http(host.url, "GET", f"/api/games/{game_id}/record", token=host.token)
         if status != 200:
             figures.error(f"record {status}")
@@ -500,8 +529,76 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
+def ack_figures(values: list[float]) -> dict[str, float]:
+    """p50, p99 and max of acknowledgement times, in ms."""
+    return {
+        "p50": round(1000 * statistics.median(values), 1) if values else 0.0,
+        "p99": round(1000 * percentile(values, 0.99), 1),
+        "max": round(1000 * max(values, default=0.0), 1),
+    }
+
+
+async def server_stats(urls: list[str]) -> list[dict[str, Any]]:
+    """Each server's ``/api/server-stats`` (its event loop's lag, its tables' counts); ``{}`` where it has none."""
+    answers = []
+    for url in urls:
+        try:
+            status, _, payload = await http(url, "GET", "/api/server-stats")
+            answers.append(json.loads(payload) if status == 200 else {})
+        except (OSError, TimeoutError, ValueError):
+            answers.append({})
+    return answers
+
+
+def loop_figures(
+    before: list[dict[str, Any]], after: list[dict[str, Any]], began: float, ended: float
+) -> tuple[dict[str, Any], dict[int, tuple[float, float]]]:
+    """The servers' own measures over the load (unix times ``began`` to ``ended``): the longest loop lag and
+    hold-up (:mod:`ohhell.site.loopwatch`), where the loop was held up, the longest collection, the series ended and
+    started; and the lag and hold-up minute by minute."""
+    lag_max = held_max = gc_max = 0.0
+    stalls = 0
+    by_minute: dict[int, tuple[float, float]] = {}
+    counts = {"series_started": 0, "series_ended": 0, "tables_let_go": 0}
+    sites: dict[str, int] = {}
+    for first, last in zip(before, after, strict=True):
+        loop = last.get("loop")
+        if not loop:
+            continue
+        size = loop["window_seconds"]
+        for window in loop["windows"]:
+            if window["start"] + size <= began or window["start"] >= ended:
+                continue
+            lag_max = max(lag_max, window["lag_max_ms"])
+            held_max = max(held_max, window["held_max_ms"])
+            gc_max = max(gc_max, window["gc_max_ms"])
+            stalls += window["stalls"]
+            minute = int(max(0.0, window["start"] - began) // 60)
+            lag, held = by_minute.get(minute, (0.0, 0.0))
+            by_minute[minute] = (max(lag, window["lag_max_ms"]), max(held, window["held_max_ms"]))
+        earlier = {site["stack"]: site["seen"] for site in first.get("loop", {}).get("stall_sites", [])}
+        for site in loop["stall_sites"]:
+            seen = site["seen"] - earlier.get(site["stack"], 0)
+            if seen > 0:
+                sites[site["stack"]] = sites.get(site["stack"], 0) + seen
+        tables_then, tables_now = first.get("tables", {}), last.get("tables", {})
+        for key, name in (("started", "series_started"), ("ended", "series_ended"), ("let_go", "tables_let_go")):
+            counts[name] += tables_now.get(key, 0) - tables_then.get(key, 0)
+    figures = {
+        "lag_max_ms": round(lag_max, 1),
+        "held_max_ms": round(held_max, 1),
+        "stalls": stalls,
+        "gc_max_ms": round(gc_max, 1),
+        **counts,
+        "stall_sites": [{"seen": n, "stack": site} for site, n in sorted(sites.items(), key=lambda kv: -kv[1])[:5]],
+    }
+    return figures, by_minute
+
+
 async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers | None) -> dict[str, Any]:
+    stats_before = await server_stats(urls)
     figures = Figures()
+    began = time.time()
     rss_start = servers.rss() if servers else 0.0
     cpu_start = servers.cpu() if servers else 0.0
     own_cpu_start = time.process_time()
@@ -527,6 +624,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         elapsed = time.monotonic() - started
     server_cpu = servers.cpu() - cpu_start if servers else 0.0
     own_cpu = time.process_time() - own_cpu_start
+    loop, lag_by_minute = loop_figures(stats_before, await server_stats(urls), began, began + elapsed)
     for person in people:
         person.cancel()
     await asyncio.gather(*people, return_exceptions=True)
@@ -549,16 +647,25 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         "moves_acknowledged": figures.moves,
         "actions": figures.actions,
         "actions_per_second": round(figures.actions / elapsed, 1) if elapsed else 0.0,
-        "ack_ms": {
-            "p50": round(1000 * statistics.median(figures.ack), 1) if figures.ack else 0.0,
-            "p99": round(1000 * percentile(figures.ack, 0.99), 1),
-            "max": round(1000 * max(figures.ack, default=0.0), 1),
-        },
+        "ack_ms": ack_figures(figures.ack),
         "errors": figures.errors,
         "error_kinds": figures.error_kinds,
         "rss_mb": {"start": round(rss_start, 1), "peak": round(peak, 1), "end": round(end, 1)},
         "cpu_seconds": {"servers": round(server_cpu, 1), "load": round(own_cpu, 1), "cores": os.cpu_count()},
         "server_cpu_ms_per_action": round(1000 * server_cpu / figures.actions, 3) if figures.actions else 0.0,
+        "loop": loop,
+        "minutes": [
+            {
+                "minute": index + 1,
+                "ack_ms": ack_figures(minute.ack),
+                "games_started": minute.games_started,
+                "games_finished": minute.games_finished,
+                "errors": minute.errors,
+                "loop_lag_max_ms": lag_by_minute.get(index, (0.0, 0.0))[0],
+                "loop_held_max_ms": lag_by_minute.get(index, (0.0, 0.0))[1],
+            }
+            for index, minute in sorted(figures.minutes.items())
+        ],
     }
 
 
@@ -586,10 +693,13 @@ def main() -> None:
     parser.add_argument("--url", action="append", help="a running server to load instead (repeatable)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1, help="loads one after another on the same servers")
     args = parser.parse_args()
     args.pace = None if args.pace == "full" else float(args.pace)
     if not 1 <= args.games <= 5000 or not 1 <= args.processes <= 8 or not 0 < args.seconds <= 3600:
         parser.error("--games 1..5000, --processes 1..8, --seconds up to 3600")
+    if not 1 <= args.repeat <= 10:
+        parser.error("--repeat from 1 to 10")
     if (args.people and not 1 <= args.people <= args.players) or not 3 <= args.players <= 7:
         parser.error("--people from 1 to --players, --players from 3 to 7")
     try:
@@ -598,24 +708,38 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
+    results: list[dict[str, Any]] = []
     if args.url:
-        result = asyncio.run(run_load(args.url, args, None))
+        results = [asyncio.run(run_load(args.url, args, None)) for _ in range(args.repeat)]
     else:
         with (
             tempfile.TemporaryDirectory(prefix="ohhell-load-") as folder,
             started_servers(args.processes, Path(folder), args.database == "postgres") as servers,
         ):
-            result = asyncio.run(run_load(servers.urls, args, servers))
+            for _ in range(args.repeat):  # one after another on the same servers: does memory come back?
+                results.append(asyncio.run(run_load(servers.urls, args, servers)))
+                report(results[-1], args)
             for index in range(len(servers.urls)):
                 log = (Path(folder) / f"server-{index}.log").read_text(errors="replace")
                 if "Traceback" in log:
                     print(f"server {index} logged a traceback:\n{log[-3000:]}", file=sys.stderr)
+    if args.url:
+        for result in results:
+            report(result, args)
+    if args.json:
+        written: Any = results[0] if args.repeat == 1 else results
+        args.json.write_text(json.dumps(written, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def report(result: dict[str, Any], args: argparse.Namespace) -> None:
+    """The figures of one load, printed as a table, then minute by minute."""
     pace = "full speed" if args.pace is None else f"a move every {args.pace:g} s"
     setting = f"{args.preset}, {args.level} computer players"
     if args.people:
         setting += f", tables of {args.people} people of {args.players} seats with a spectator each"
     print(f"{result['games']} games ({setting}), {pace}, {result['processes']} process(es), {result['seconds']} s")
-
+    loop = result["loop"]
     rows = [
         ("moves acknowledged", result["moves_acknowledged"]),
         ("actions per second", result["actions_per_second"]),
@@ -624,6 +748,14 @@ def main() -> None:
             f"{result['ack_ms']['p50']} / {result['ack_ms']['p99']} / {result['ack_ms']['max']}",
         ),
         ("games started / finished", f"{result['games_started']} / {result['games_finished']}"),
+        (
+            "server: series started / ended, let go",
+            f"{loop['series_started']} / {loop['series_ended']}, {loop['tables_let_go']}",
+        ),
+        (
+            "server loop: lag / held up max, stalls, gc",
+            f"{loop['lag_max_ms']} / {loop['held_max_ms']} ms, {loop['stalls']} held 20 ms+, gc {loop['gc_max_ms']} ms",
+        ),
         ("hidden cards seen (leaks)", "not scanned" if result["leaks"] is None else result["leaks"]),
         ("errors", f"{result['errors']} {result['error_kinds'] or ''}"),
         (
@@ -637,10 +769,17 @@ def main() -> None:
         ),
     ]
     for name, value in rows:
-        print(f"  {name:<36} {value}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-    sys.stdout.flush()
+        print(f"  {name:<40} {value}")
+    for site in loop["stall_sites"][:3]:
+        print(f"  stalled {site['seen']}x at {site['stack']}")
+    print("  minute  ack p50 / p99 / max (ms)   started  finished  errors  loop lag / held max (ms)")
+    for minute in result["minutes"]:
+        ack = minute["ack_ms"]
+        print(
+            f"  {minute['minute']:>6}  {ack['p50']:>6} / {ack['p99']:>6} / {ack['max']:>6}"
+            f"   {minute['games_started']:>7}  {minute['games_finished']:>8}"
+            f"  {minute['errors']:>6}  {minute['loop_lag_max_ms']:>10} / {minute['loop_held_max_ms']}"
+        )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -28,6 +28,7 @@ from ohhell.duplicate.store import DuplicateStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.pages.routes import game_router
 from ohhell.site import schema
+from ohhell.site.loopwatch import LoopWatch
 from ohhell.transfer.routes import transfer_router
 from ohhell.web import failures
 from ohhell.web.accounts.csrf import OriginCheck
@@ -46,6 +47,7 @@ from ohhell.web.pages import feature_templates
 log = logging.getLogger(__name__)
 
 SCHEMA_RETRY_SECONDS: Final = 5.0
+LOOPBACK: Final = frozenset({"127.0.0.1", "::1"})
 
 
 def freeze_startup_objects() -> None:
@@ -68,6 +70,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     problem: dict[str, str | None] = {"database": None}
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url)
+    watch = LoopWatch()
     duplicates = DuplicateStore(config.database_url, results=clubs)  # the results hook: entries wait for the close
     sockets = OpenSockets()  # the seats' sockets by session: ending a session closes them on every process
 
@@ -99,9 +102,11 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         if own_process:
             freeze_startup_objects()
         database_back(app).extend((accounts.reconnect, clubs.reconnect, duplicates.reconnect))
+        watch.start()
         try:
             yield
         finally:
+            watch.stop()
             await accounts.close()
             await clubs.close()
             await duplicates.close()
@@ -129,6 +134,15 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
             return JSONResponse({"ok": False, "database": problem["database"]}, status_code=503)
         live_tables = getattr(request.app.state, "live_tables", None)
         return {"ok": True, "process": os.getpid(), "tables": live_tables() if live_tables else 0}
+
+    @app.get("/api/server-stats")
+    async def server_stats(request: Request) -> dict[str, Any]:
+        """The event loop's lag, the collector's pauses and the tables' counts (:mod:`ohhell.site.loopwatch`), for
+        a reader on this machine only (a benchmark, a monitor): from elsewhere there is no such page."""
+        if request.client is None or request.client.host not in LOOPBACK:
+            raise HTTPException(404, "Not Found")
+        table_counts = getattr(request.app.state, "table_counts", None)
+        return {"process": os.getpid(), "loop": watch.stats(), "tables": table_counts() if table_counts else {}}
 
     # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(

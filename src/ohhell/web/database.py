@@ -54,8 +54,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 SQLITE_CACHE_KB: Final = 1024
-SQLITE_POOL: Final = {"pool_size": 2, "max_overflow": 2}
-"""The server's SQLite connections for reading (writes go through one connection of their own)."""
+SQLITE_POOL: Final = {"pool_size": 4, "max_overflow": 0}
+"""The server's SQLite connections for reading (writes go through one connection of their own): four kept open, no
+more made for a moment's crowd. Each is a thread of aiosqlite's, and starting one waits on the event loop for the
+thread to run: connections opened and closed over and over (SQLAlchemy's overflow) held the loop up, a little each
+time, on a busy machine."""
 
 
 def create_server_engine(url: str, **options: Any) -> AsyncEngine:

@@ -205,6 +205,7 @@ def game_router(
         await relay.start()
         holder["tables"], holder["relay"], holder["parties"] = tables, relay, parties
         app.state.live_tables = lambda: len(tables)  # what /healthz reports
+        app.state.table_counts = tables.counts  # what /api/server-stats reports
         database_back(app).append(store.reconnect)
         try:
             yield

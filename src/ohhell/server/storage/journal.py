@@ -6,11 +6,14 @@ crash never loses one that was acknowledged. While a batch is being committed, t
 gather into the next one, so a busy server commits hundreds of actions per transaction and a quiet one commits
 each at once.
 
-The journal talks to the database without threads, so that no write waits for the interpreter lock behind the
-event loop: SQLite through its own module on the event loop itself (a batch is a few plain statements and one
-commit; a lock held by another process is never waited for inside SQLite, but tried again a little later, up to
-:data:`BUSY_SECONDS`), PostgreSQL through psycopg's asyncio connection. Its statements are written out here, over
-the tables of :mod:`ohhell.server.storage.models` (a test checks that they agree with the models, on both databases).
+SQLite is used through its own module. A batch's statements run on the event loop (in memory, microseconds a
+row: in a thread each row would wait for the interpreter lock behind the loop), but ``BEGIN`` and ``COMMIT`` run in
+a thread of the journal's own: the commit waits for the disk (``synchronous=FULL``), and on a busy disk that took
+tens of milliseconds, during which the loop, and every table on it, would have stood still; ``sqlite3`` lets go of
+the interpreter lock while it waits. A lock held by another process is never waited for inside SQLite, but tried
+again a little later, up to :data:`BUSY_SECONDS`. PostgreSQL is used through psycopg's asyncio connection. The
+statements are written out here, over the tables of :mod:`ohhell.server.storage.models` (a test checks that they
+agree with the models, on both databases).
 
 A batch that breaks a constraint (a second writer of the same ``seq``: another process took the table over) is
 written again one write at a time, so that only the offending write fails, with :class:`ConflictError`. Any
@@ -27,6 +30,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Protocol
@@ -174,13 +178,27 @@ class _Backend(Protocol):
 
 
 class _Sqlite:
-    """SQLite on the event loop: plain statements, one commit, never a wait inside SQLite for another's lock."""
+    """SQLite: the statements on the event loop, ``BEGIN`` and ``COMMIT`` (the waits for the disk) in a thread of
+    its own; never a wait inside SQLite for another's lock."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._connection: sqlite3.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self._written = False
+        self._waiter: ThreadPoolExecutor | None = None
+
+    async def _execute_off_loop(self, connection: sqlite3.Connection, statement: str) -> None:
+        """Run one statement in the journal's thread; if the caller is cancelled meanwhile, it still ends first."""
+        if self._waiter is None:
+            self._waiter = ThreadPoolExecutor(1, thread_name_prefix="ohhell-journal")
+        future = asyncio.get_running_loop().run_in_executor(self._waiter, connection.execute, statement)
+        try:
+            await asyncio.shield(future)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(future), BUSY_SECONDS)
+            raise
 
     def _open(self) -> sqlite3.Connection:
         if self._connection is None:
@@ -199,7 +217,7 @@ class _Sqlite:
         deadline = time.monotonic() + BUSY_SECONDS
         while True:
             try:
-                results = self._write_now(writes)
+                results = await self._write_now(writes)
                 self._written = True
                 return results
             except sqlite3.OperationalError as exc:
@@ -207,12 +225,12 @@ class _Sqlite:
                     raise
             await asyncio.sleep(BUSY_PAUSE_SECONDS)
 
-    def _write_now(self, writes: Sequence[Write]) -> list[int | None]:
+    async def _write_now(self, writes: Sequence[Write]) -> list[int | None]:
         connection = self._open()
         plan = _plan(writes)
         now = utc_now().strftime(SQLITE_TIME)
         results: list[int | None] = [None] * len(writes)
-        connection.execute("BEGIN IMMEDIATE")
+        await self._execute_off_loop(connection, "BEGIN IMMEDIATE")
         try:
             for index, new in plan.creates:
                 row = connection.execute(
@@ -249,7 +267,7 @@ class _Sqlite:
                     _update_game(columns, "?"),
                     [*(json.dumps(values[c]) if c in JSON_COLUMNS else values[c] for c in columns), now, game_id],
                 )
-            connection.execute("COMMIT")
+            await self._execute_off_loop(connection, "COMMIT")
         except sqlite3.IntegrityError as exc:
             connection.execute("ROLLBACK")
             raise ConflictError(str(exc)) from exc
@@ -293,6 +311,9 @@ class _Sqlite:
                     self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             self._connection.close()
             self._connection = None
+        if self._waiter is not None:
+            self._waiter.shutdown(wait=True)
+            self._waiter = None
 
 
 class _Postgres:

@@ -1,0 +1,288 @@
+"""The event loop measuring itself: how late it runs, what held it up, and how long the garbage collector took.
+
+Every table of a process shares one event loop, so a piece of work that holds the loop for 100 ms delays every
+move of every table by as much. :class:`LoopWatch` is cheap enough to leave on in production:
+
+- a timer every :data:`TICK_SECONDS` notes how late it ran (its *lag*): the time the loop spent on other work
+  after the timer was due. Under a small load that is the longest single callback that ran meanwhile; under a
+  heavy one it also counts the callbacks queued before the timer. On a machine whose cores are shared, part of
+  the lag is the loop's thread waiting for a core, which no code of the server can help: where Linux tells it
+  (``/proc/self/task/TID/schedstat``), the lag less that wait is counted too, as the loop's *hold-up* (the
+  server's own work, or a wait for the disk or the interpreter lock, while every table stood still);
+- a thread wakes every :data:`WATCH_SECONDS` and, when the timer is overdue by :data:`STALL_MS` or more, notes
+  the loop thread's stack once for that stall (where the loop was held up, without a profiler);
+- :data:`gc.callbacks` time every collection, by generation.
+
+The figures go by windows of :data:`WINDOW_SECONDS` of wall-clock time (the last hour is kept), so that a reader
+sees a slow drift as well as the worst moment; ``/api/server-stats`` (loopback only, :mod:`ohhell.site.app`)
+returns :meth:`LoopWatch.stats`. A stall of :data:`LOG_STALL_MS` or more is also logged with its stack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import gc
+import logging
+import os
+import sys
+import threading
+import time
+import traceback
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS: Final = 0.01
+"""How often the timer runs: 100 callbacks a second, a few microseconds each."""
+WATCH_SECONDS: Final = 0.01
+"""How often the watching thread looks at the timer (each look takes the interpreter lock for microseconds)."""
+STALL_MS: Final = 20.0
+"""Lag from which the loop counts as stalled, and the watching thread notes where it was held up."""
+LOG_STALL_MS: Final = 250.0
+"""Lag from which a stall is also logged (a warning, with the stack)."""
+WINDOW_SECONDS: Final = 10
+WINDOWS_KEPT: Final = 360
+STALL_SITES_KEPT: Final = 20
+LAG_BUCKETS_MS: Final = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 250.0, 500.0, 1000.0)
+"""Upper bounds of the lag histogram's buckets (one more bucket counts what is above the last)."""
+
+
+@dataclass
+class Window:
+    """The figures of one window of wall-clock time."""
+
+    start: int
+    """Unix time (seconds) at which the window starts."""
+    ticks: int = 0
+    lag_max_ms: float = 0.0
+    held_max_ms: float = 0.0
+    stalls: int = 0
+    """Ticks held up :data:`STALL_MS` or more."""
+    gc_max_ms: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "ticks": self.ticks,
+            "lag_max_ms": round(self.lag_max_ms, 2),
+            "held_max_ms": round(self.held_max_ms, 2),
+            "stalls": self.stalls,
+            "gc_max_ms": round(self.gc_max_ms, 2),
+        }
+
+
+@dataclass
+class _Collections:
+    count: list[int] = field(default_factory=lambda: [0, 0, 0])
+    max_ms: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    """The longest collection of each generation, in wall-clock time (a wait for a core included)."""
+    cpu_max_ms: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    """The same in the thread's CPU time: the collector's own work."""
+    collected: list[int] = field(default_factory=lambda: [0, 0, 0])
+    """Objects found unreachable (cyclic garbage), by generation."""
+    total_ms: float = 0.0
+
+
+class LoopWatch:
+    """Measures the running event loop; :meth:`start` on it, :meth:`stop` when done, :meth:`stats` to read."""
+
+    def __init__(self, tick_seconds: float = TICK_SECONDS, stall_ms: float = STALL_MS) -> None:
+        self.tick_seconds = tick_seconds
+        self.stall_ms = stall_ms
+        self.started_at = time.time()
+        self.ticks = 0
+        self.lag_max_ms = 0.0
+        self.held_max_ms = 0.0
+        self.lag_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
+        self.held_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
+        self.windows: deque[Window] = deque(maxlen=WINDOWS_KEPT)
+        self.stall_sites: Counter[str] = Counter()
+        """Where the loop thread was when it was found stalled: a short stack, counted."""
+        self.collections = _Collections()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._handle: asyncio.TimerHandle | None = None
+        self._due = 0.0
+        self._beat = time.monotonic()
+        """When the timer last ran (monotonic seconds), read by the watching thread."""
+        self._gc_started = self._gc_cpu_started = 0.0
+        self._thread: threading.Thread | None = None
+        self._loop_thread = 0
+        self._loop_native_id = 0
+        self._stopping = threading.Event()
+        self._schedstat: int | None = None
+        """The loop thread's ``schedstat`` file, open (None where there is none)."""
+        self._waited = 0
+        """Nanoseconds the loop thread had waited for a core, at the last tick."""
+
+    # ----------------------------------------------------------------- starting and stopping
+
+    def start(self) -> None:
+        """Start measuring the running loop (call from a coroutine on it)."""
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        self._loop_native_id = threading.get_native_id()
+        with contextlib.suppress(OSError, AttributeError):
+            self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+        self._waited = self._core_wait()
+        self._due = self._loop.time() + self.tick_seconds
+        self._beat = time.monotonic()
+        self._handle = self._loop.call_at(self._due, self._tick)
+        gc.callbacks.append(self._on_collection)
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._watch, name="ohhell-loopwatch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the timer, the thread and the collector's callback."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if self._on_collection in gc.callbacks:
+            gc.callbacks.remove(self._on_collection)
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+            self._thread = None
+        if self._schedstat is not None:
+            os.close(self._schedstat)
+            self._schedstat = None
+
+    def _thread_state(self) -> str:
+        """What the kernel says the loop's thread is doing: `` [S futex_wait_queue]`` (waiting for a lock, such as
+        the interpreter's), `` [D ...]`` (for the disk), `` [R]`` (running); empty where Linux does not say."""
+        task = f"/proc/self/task/{self._loop_native_id}"
+        try:
+            with open(f"{task}/stat") as stat, open(f"{task}/wchan") as wchan:
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+                waiting = wchan.read().strip()
+        except (OSError, IndexError):
+            return ""
+        return f" [{state} {waiting}]" if waiting not in ("", "0") else f" [{state}]"
+
+    def _core_wait(self) -> int:
+        """Nanoseconds the loop thread has waited, runnable, for a core (0 where Linux does not say)."""
+        if self._schedstat is None:
+            return 0
+        try:
+            return int(os.pread(self._schedstat, 128, 0).split()[1])
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    # ----------------------------------------------------------------- measuring
+
+    def _window(self) -> Window:
+        start = int(time.time()) // WINDOW_SECONDS * WINDOW_SECONDS
+        if not self.windows or self.windows[-1].start != start:
+            self.windows.append(Window(start))
+        return self.windows[-1]
+
+    def _tick(self) -> None:
+        assert self._loop is not None
+        now = self._loop.time()
+        waited = self._core_wait()
+        lag_ms = 1000 * (now - self._due)
+        self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6)
+        self._waited = waited
+        self._beat = time.monotonic()
+        self._due = now + self.tick_seconds
+        self._handle = self._loop.call_at(self._due, self._tick)
+
+    def record_lag(self, lag_ms: float, held_ms: float) -> None:
+        """Count one tick that ran ``lag_ms`` late, ``held_ms`` of it not waiting for a core."""
+        lag_ms = max(0.0, lag_ms)
+        held_ms = min(lag_ms, max(0.0, held_ms))
+        self.ticks += 1
+        self.lag_max_ms = max(self.lag_max_ms, lag_ms)
+        self.held_max_ms = max(self.held_max_ms, held_ms)
+        self.lag_histogram[bisect.bisect_left(LAG_BUCKETS_MS, lag_ms)] += 1
+        self.held_histogram[bisect.bisect_left(LAG_BUCKETS_MS, held_ms)] += 1
+        window = self._window()
+        window.ticks += 1
+        window.lag_max_ms = max(window.lag_max_ms, lag_ms)
+        window.held_max_ms = max(window.held_max_ms, held_ms)
+        if held_ms >= self.stall_ms:
+            window.stalls += 1
+            if held_ms >= LOG_STALL_MS:
+                log.warning("the event loop was held up for %.0f ms (%.0f ms late in all)", held_ms, lag_ms)
+
+    def _on_collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started, self._gc_cpu_started = time.perf_counter(), time.thread_time()
+            return
+        took = 1000 * (time.perf_counter() - self._gc_started)
+        worked = 1000 * (time.thread_time() - self._gc_cpu_started)
+        generation = info["generation"]
+        self.collections.cpu_max_ms[generation] = max(self.collections.cpu_max_ms[generation], worked)
+        self.collections.count[generation] += 1
+        self.collections.max_ms[generation] = max(self.collections.max_ms[generation], took)
+        self.collections.collected[generation] += info.get("collected", 0)
+        self.collections.total_ms += took
+        if threading.get_ident() == self._loop_thread:
+            window = self._window()
+            window.gc_max_ms = max(window.gc_max_ms, took)
+
+    def _watch(self) -> None:
+        """The watching thread: note the loop thread's stack once per stall."""
+        noted = 0.0
+        while not self._stopping.wait(WATCH_SECONDS):
+            beat, waited = self._beat, self._waited
+            overdue_ms = 1000 * (time.monotonic() - beat) - 1000 * self.tick_seconds
+            if overdue_ms < self.stall_ms or beat == noted:
+                continue
+            overdue_ms -= (self._core_wait() - waited) / 1e6  # the loop's thread waiting for a core holds nothing
+            if overdue_ms < self.stall_ms:
+                continue
+            noted = beat
+            frame = sys._current_frames().get(self._loop_thread)
+            if frame is None:
+                continue
+            site = stack_summary(traceback.extract_stack(frame)) + self._thread_state()
+            self.stall_sites[site] += 1
+            if len(self.stall_sites) > 4 * STALL_SITES_KEPT:
+                self.stall_sites = Counter(dict(self.stall_sites.most_common(STALL_SITES_KEPT)))
+            if overdue_ms >= LOG_STALL_MS:
+                log.warning("the event loop is held up (%.0f ms so far) at %s", overdue_ms, site)
+
+    # ----------------------------------------------------------------- reading
+
+    def stats(self) -> dict[str, Any]:
+        """Everything measured so far, as JSON."""
+        buckets = [f"<={bound:g}" for bound in LAG_BUCKETS_MS] + [f">{LAG_BUCKETS_MS[-1]:g}"]
+        return {
+            "started_at": round(self.started_at, 3),
+            "tick_ms": 1000 * self.tick_seconds,
+            "stall_ms": self.stall_ms,
+            "ticks": self.ticks,
+            "lag_max_ms": round(self.lag_max_ms, 2),
+            "held_max_ms": round(self.held_max_ms, 2),
+            "core_wait_known": self._schedstat is not None,
+            "lag_histogram_ms": dict(zip(buckets, self.lag_histogram, strict=True)),
+            "held_histogram_ms": dict(zip(buckets, self.held_histogram, strict=True)),
+            "windows": [window.as_json() for window in self.windows],
+            "window_seconds": WINDOW_SECONDS,
+            "stall_sites": [{"seen": n, "stack": site} for site, n in self.stall_sites.most_common(STALL_SITES_KEPT)],
+            "gc": {
+                "collections": list(self.collections.count),
+                "max_ms": [round(ms, 2) for ms in self.collections.max_ms],
+                "cpu_max_ms": [round(ms, 2) for ms in self.collections.cpu_max_ms],
+                "collected": list(self.collections.collected),
+                "total_ms": round(self.collections.total_ms, 1),
+            },
+        }
+
+
+def stack_summary(frames: traceback.StackSummary, keep: int = 6) -> str:
+    """The innermost frames of a stack, one ``file:line function`` each, innermost last, packages shortened."""
+    parts = []
+    for frame in frames[-keep:]:
+        path = frame.filename
+        for marker in ("site-packages/", "lib/python"):
+            if marker in path:
+                path = path.split(marker, 1)[1]
+                break
+        parts.append(f"{path}:{frame.lineno} {frame.name}")
+    return " > ".join(parts)
