@@ -151,6 +151,11 @@ def test_a_whole_hand_is_played_by_keyboard_alone_and_the_live_region_tells_it_i
             page.keyboard.press("ArrowRight")
         page.keyboard.press("t")  # the trick read out
         assert heard(page)[-1].startswith(("Trick ", "No card on the table."))
+        card = page.evaluate("() => document.activeElement.dataset.card")
+        page.keyboard.press("?")  # a dialog while the table is drawn again (the window resized): its card is new
+        page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+        page.keyboard.press("Escape")
+        page.wait_for_function("card => document.activeElement.dataset.card === card", arg=card)  # not the body
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => !({IDLE})() || !document.querySelector('.hand.your-turn .hand-card.playable')")
         page.wait_for_function(IDLE)
@@ -317,6 +322,8 @@ def test_the_shared_table_in_each_phase_and_a_spectators_page_pass_axe(browser: 
         assert_accessible(play_on(people, "next"), "shared table: end of hand", checked)
         play_on(people, "over")
         expect(friend.locator(GAME_OVER)).to_be_visible()
+        for person in people:  # the focus went to Play again
+            person.wait_for_function("() => document.activeElement.id === 'play-again'")
         assert_accessible(host, "shared table: game over", checked)
         expect(watcher.locator("#result")).to_contain_text("point")
         assert_accessible(watcher, "spectator: game over", checked)
