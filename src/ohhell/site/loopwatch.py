@@ -63,6 +63,7 @@ class Window:
     stalls: int = 0
     """Ticks held up :data:`STALL_MS` or more."""
     gc_max_ms: float = 0.0
+    """The longest collection on the loop's thread, in its CPU time (the collector's own work)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -115,8 +116,8 @@ class LoopWatch:
         self._stopping = threading.Event()
         self._schedstat: int | None = None
         """The loop thread's ``schedstat`` file, open (None where there is none)."""
-        self._waited = 0
-        """Nanoseconds the loop thread had waited for a core, at the last tick."""
+        self._ran = self._waited = 0
+        """Nanoseconds the loop thread had run on a core, and waited for one, at the last tick."""
 
     # ----------------------------------------------------------------- starting and stopping
 
@@ -127,7 +128,7 @@ class LoopWatch:
         self._loop_native_id = threading.get_native_id()
         with contextlib.suppress(OSError, AttributeError):
             self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
-        self._waited = self._core_wait()
+        self._ran, self._waited = self._sched()
         self._due = self._loop.time() + self.tick_seconds
         self._beat = time.monotonic()
         self._handle = self._loop.call_at(self._due, self._tick)
@@ -163,14 +164,16 @@ class LoopWatch:
             return ""
         return f" [{state} {waiting}]" if waiting not in ("", "0") else f" [{state}]"
 
-    def _core_wait(self) -> int:
-        """Nanoseconds the loop thread has waited, runnable, for a core (0 where Linux does not say)."""
+    def _sched(self) -> tuple[int, int]:
+        """Nanoseconds the loop thread has run on a core, and waited, runnable, for one (0 where Linux does not
+        say; a wait still going on is counted once it is over)."""
         if self._schedstat is None:
-            return 0
+            return 0, 0
         try:
-            return int(os.pread(self._schedstat, 128, 0).split()[1])
-        except (OSError, IndexError, ValueError):
-            return 0
+            ran, waited = os.pread(self._schedstat, 128, 0).split()[:2]
+            return int(ran), int(waited)
+        except (OSError, ValueError):
+            return 0, 0
 
     # ----------------------------------------------------------------- measuring
 
@@ -183,10 +186,10 @@ class LoopWatch:
     def _tick(self) -> None:
         assert self._loop is not None
         now = self._loop.time()
-        waited = self._core_wait()
+        ran, waited = self._sched()
         lag_ms = 1000 * (now - self._due)
         self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6)
-        self._waited = waited
+        self._ran, self._waited = ran, waited
         self._beat = time.monotonic()
         self._due = now + self.tick_seconds
         self._handle = self._loop.call_at(self._due, self._tick)
@@ -223,24 +226,28 @@ class LoopWatch:
         self.collections.total_ms += took
         if threading.get_ident() == self._loop_thread:
             window = self._window()
-            window.gc_max_ms = max(window.gc_max_ms, took)
+            window.gc_max_ms = max(window.gc_max_ms, worked)
 
     def _watch(self) -> None:
         """The watching thread: note the loop thread's stack once per stall."""
         noted = 0.0
         while not self._stopping.wait(WATCH_SECONDS):
-            beat, waited = self._beat, self._waited
+            beat, ran, waited = self._beat, self._ran, self._waited
             overdue_ms = 1000 * (time.monotonic() - beat) - 1000 * self.tick_seconds
             if overdue_ms < self.stall_ms or beat == noted:
                 continue
-            overdue_ms -= (self._core_wait() - waited) / 1e6  # the loop's thread waiting for a core holds nothing
+            ran_now, waited_now = self._sched()
+            overdue_ms -= (waited_now - waited) / 1e6  # the loop's thread waiting for a core holds nothing
             if overdue_ms < self.stall_ms:
                 continue
+            state = self._thread_state()
+            if state.startswith(" [R") and self._schedstat is not None and (ran_now - ran) / 1e6 < overdue_ms / 2:
+                continue  # runnable but it has hardly run: waiting for a core (a wait not counted until it ends)
             noted = beat
             frame = sys._current_frames().get(self._loop_thread)
             if frame is None:
                 continue
-            site = stack_summary(traceback.extract_stack(frame)) + self._thread_state()
+            site = stack_summary(traceback.extract_stack(frame)) + state
             self.stall_sites[site] += 1
             if len(self.stall_sites) > 4 * STALL_SITES_KEPT:
                 self.stall_sites = Counter(dict(self.stall_sites.most_common(STALL_SITES_KEPT)))
