@@ -12,7 +12,10 @@ from typing import Any, Final
 import httpx
 from websockets.asyncio.client import connect
 
+from ohhell.dealnumbers import MAX_DEAL_NUMBER
 from ohhell.duplicate.store import DuplicateStore
+from ohhell.game import Game
+from ohhell.rules import Rules
 from ohhell.server.storage.store import Store
 from ohhell.server.table import snapshot
 from ohhell.web.models import utc_now
@@ -142,3 +145,11 @@ def logs_of(server: RunningServer, game_ids: list[int]) -> list[list[str]]:
             await store.close()
 
     return run_async(main)
+
+
+def numbers_that_deal(texts: list[str], rules: Rules, number: int) -> set[int]:
+    """Every whole number in ``texts`` that deals the same first hands as ``number`` would: a number that
+    rebuilds the hidden hands, whatever form it was sent in (the deal number itself, or another that deals alike)."""
+    real = Game(rules, number).deals[0].hands_dealt
+    found = {int(n) for text in texts for n in re.findall(r"\d+", text) if int(n) <= MAX_DEAL_NUMBER}
+    return {n for n in found if Game(rules, n).deals[0].hands_dealt == real}

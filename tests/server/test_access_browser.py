@@ -151,6 +151,11 @@ def test_a_whole_hand_is_played_by_keyboard_alone_and_the_live_region_tells_it_i
             page.keyboard.press("ArrowRight")
         page.keyboard.press("t")  # the trick read out
         assert heard(page)[-1].startswith(("Trick ", "No card on the table."))
+        card = page.evaluate("() => document.activeElement.dataset.card")
+        page.keyboard.press("?")  # a dialog while the table is drawn again (the window resized): its card is new
+        page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+        page.keyboard.press("Escape")
+        page.wait_for_function("card => document.activeElement.dataset.card === card", arg=card)  # not the body
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => !({IDLE})() || !document.querySelector('.hand.your-turn .hand-card.playable')")
         page.wait_for_function(IDLE)

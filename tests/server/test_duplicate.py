@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date, timedelta
 from pathlib import Path
 
-import httpx
 import pytest
 
+from ohhell.duplicate.store import DuplicateStore
+from ohhell.rules import Rules
+from ohhell.site import schema
 from server.accounts import post_form, signed_up
-from server.duplicateplay import close_now, enter, event_on, logs_of, numbers_of, one_message, play
+from server.duplicateplay import close_now, enter, event_on, logs_of, numbers_of, numbers_that_deal, one_message, play
 from server.leaks import cards_mentioned
+from server.partyscan import leaks
 from server.serving import RunningServer, player, run_async
 
 
@@ -24,12 +32,6 @@ def fresh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSe
     running = RunningServer(f"sqlite:///{folder / 'games.sqlite3'}", log_path=folder / "server.log").start()
     yield running
     running.stop()
-
-
-def no_number_in(texts: list[str], numbers: tuple[int, ...]) -> None:
-    for text in texts:
-        for number in numbers:
-            assert not re.search(rf"(?<!\d){number}(?!\d)", text), f"the secret number {number} was sent: {text[:200]}"
 
 
 def test_the_daily_deal_from_entry_to_standings(fresh_server: RunningServer) -> None:
@@ -60,11 +62,13 @@ def test_the_daily_deal_from_entry_to_standings(fresh_server: RunningServer) -> 
     assert undo["code"] == "not-allowed"
     gave_up = run_async(lambda: one_message(server, games[2], cy, {"type": "resign"}, answer="state"))
     assert gave_up["game"]["over"]
-    for texts in messages:
-        no_number_in(texts, numbers)
+    rules = Rules.preset("up-and-down", players=4)
+    for texts in messages:  # no number that deals these cards, in any message of any of the four tables
+        assert numbers_that_deal(texts, rules, numbers[0]) == set()
     for client, game in ((ann, games[0]), (di, games[3])):
         pages = [client.get(path).text for path in ("/duplicate", f"/duplicate/events/{event_id}", f"/games/{game}")]
-        no_number_in(pages, numbers)
+        assert numbers_that_deal(pages, rules, numbers[0]) == set()
+        assert all(cards_mentioned(text) == set() for text in pages[:2])
         assert "results-later" in pages[1] and 'id="standings"' not in pages[1]
         assert client.get(f"/api/games/{game}/record").status_code == 403
         assert client.get(f"/api/games/{game}/replay").status_code == 403
@@ -82,7 +86,7 @@ def test_the_daily_deal_from_entry_to_standings(fresh_server: RunningServer) -> 
     page = ann.get(f"/duplicate/events/{event_id}").text
     rows = re.findall(r"<tr><td>(\d+)</td><td><a href=\"[^\"]+\">(\w+)</a></td>\s*<td>([\d.]+)%</td>", page)
     assert sorted(rows) == sorted([("1", "Ann", "83.3"), ("1", "Bo", "83.3"), ("3", "Cy", "16.7"), ("3", "Di", "16.7")])
-    assert str(numbers[0]) in page  # revealed at the close
+    assert numbers_that_deal([page], rules, numbers[0]) == {numbers[0]}  # revealed at the close (the scan sees it)
     mine = re.search(r'href="(/duplicate/events/\d+/entries/\d+)">Ann', page)
     assert mine is not None
     hands = ann.get(mine.group(1)).text
@@ -90,6 +94,10 @@ def test_the_daily_deal_from_entry_to_standings(fresh_server: RunningServer) -> 
     assert ann.get(f"/api/games/{games[0]}/replay").status_code == 200
     assert ann.post(f"/api/games/{games[0]}/replay-deal").status_code == 201
     assert cards_mentioned(page) == set()
+    for index, (client, game) in enumerate(zip((ann, bo, cy, di), games, strict=True)):  # no hidden card sent
+        record = client.get(f"/api/games/{game}/record").json()
+        named, leaked = leaks(record, 0, messages[index])
+        assert leaked == 0 and (named > 0 or index == 3)
 
 
 def test_a_club_event_for_members_only_with_its_results_on_the_club_page(fresh_server: RunningServer) -> None:
@@ -132,18 +140,18 @@ def test_a_club_event_for_members_only_with_its_results_on_the_club_page(fresh_s
     assert re.search(r"Friday</a>: 2 entries,\s*closed; won by Eve\w*, Fay\w*", page)
     stats = admin.get("/club/me", follow_redirects=True).text  # the entry counted at the close, with a club win
     assert re.search(r'id="stat-played">1<', stats) and re.search(r'id="stat-club-wins">1<', stats)
+    command = [sys.executable, "-c", "from ohhell.cli import main; main()", "club", "rebuild-stats"]
+    rebuilt = subprocess.run(
+        [*command, "--database", server.database_url], capture_output=True, text=True, timeout=120, check=False
+    )  # the rows the closes stored (both events', with their winners and club) are the logs' own
+    assert "The stored results agree with the game logs." in rebuilt.stdout, rebuilt.stdout + rebuilt.stderr
 
 
 def test_the_close_is_scored_by_one_process(tmp_path: Path) -> None:
-    from ohhell.duplicate.store import DuplicateStore
-    from ohhell.site import schema
-
     url = f"sqlite:///{tmp_path / 'events.sqlite3'}"
     schema.upgrade(url)
 
     async def main() -> list[list[int]]:
-        from datetime import date, timedelta
-
         store = DuplicateStore(url)
         other = DuplicateStore(url)
         try:
@@ -158,4 +166,29 @@ def test_the_close_is_scored_by_one_process(tmp_path: Path) -> None:
             await other.close()
 
     assert sorted(run_async(main)) == [[], [1]]
-    assert httpx  # the module's clients above
+
+
+def test_the_daily_deal_over_two_processes_on_postgresql(two_servers: tuple[RunningServer, RunningServer]) -> None:
+    one, two = two_servers
+    ann, bo = player(one), player(two)
+    with ThreadPoolExecutor(2) as pool:  # both processes open today's deal at once: one event
+        ids = list(pool.map(lambda c: event_on(c, "/duplicate"), (ann, bo)))
+    assert ids[0] == ids[1]
+    event_id = ids[0]
+    games = [enter(ann, "/duplicate", event_id, name="Ann"), enter(bo, "/duplicate", event_id, name="Bo")]
+
+    async def main() -> None:
+        await play(one, games[0], ann, moves=15)
+        await asyncio.gather(play(two, games[0], ann, moves=15), play(one, games[1], bo, moves=30))  # Ann resumes
+
+    run_async(main)
+    for _ in range(60):  # the computer players' moves up to the person's turn may still be under way
+        logs = logs_of(one, games)
+        if logs[0] == logs[1]:
+            break
+        time.sleep(0.5)
+    assert logs[0] == logs[1] and len(logs[0]) > 30
+    close_now(one, event_id)
+    for client in (ann, bo):  # each client on its own process
+        page = client.get(f"/duplicate/events/{event_id}").text
+        assert sorted(re.findall(r"<td>([\d.]+)%</td>", page)) == ["50.0", "50.0"]  # unfinished both: a tie

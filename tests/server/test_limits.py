@@ -242,3 +242,16 @@ def test_new_games_are_limited_per_player_and_per_address_with_retry_after(stric
         f"{strict.url}/api/games", json={"preset": "short"}, headers={"X-Forwarded-For": "198.51.100.7"}
     )
     assert forwarded.status_code == 429
+
+
+def test_new_games_are_counted_across_two_processes(two_strict_servers: tuple[RunningServer, RunningServer]) -> None:
+    """One player alternating between two processes still has 10 new games at once, not 10 a process."""
+    one, two = two_strict_servers
+    client = player(one)
+    token = client.cookies.get("ohhell_player")
+    assert token is not None
+    clients = [client, httpx.Client(base_url=two.url, cookies={"ohhell_player": token}, timeout=10)]
+    codes = [clients[n % 2].post("/api/games", json={"preset": "short"}).status_code for n in range(12)]
+    assert codes == [201] * 10 + [429, 429]
+    refused = clients[1].post("/api/games", json={"preset": "short"})
+    assert int(refused.headers["retry-after"]) > 0

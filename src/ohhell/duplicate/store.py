@@ -223,6 +223,19 @@ def standing_json(standing: Standing, entry: EventEntry) -> dict[str, Any]:
     }
 
 
+def winners_of(standings: Sequence[dict[str, Any]]) -> set[int]:
+    """The entries at the top of stored standings that were played to the end."""
+    return {int(line["entry"]) for line in standings if line["place"] == 1 and line["complete"]}
+
+
+def as_reported(result: SeriesResult, event_id: int, club_id: int | None, won: bool) -> SeriesResult:
+    """An entry's series as the close hands it to the results hook: the event's winners (the entrant, or nobody),
+    its club, and the event."""
+    human = next((s for s in result.seats if s.kind == "human"), None)
+    winners = (human.seat,) if won and human is not None else ()
+    return dataclasses.replace(result, winners=winners, club_id=club_id, event_id=event_id)
+
+
 def day_of(moment: datetime) -> date:
     """The UTC day of a moment."""
     return moment.astimezone(UTC).date()
@@ -512,23 +525,30 @@ class DuplicateStore:
         async with self._sessions() as session:
             await session.execute(update(EventRow).where(EventRow.id == event_id).values(standings=stored))
             await session.commit()
-        winners = {line["entry"] for line in stored if line["place"] == 1 and line["complete"]}
+        winners = winners_of(stored)
         for entry in entries:
             if entry.result is None:
                 continue
-            human = entry.human_seat()
-            won = entry.id in winners and human is not None
-            report = dataclasses.replace(
-                entry.result,
-                winners=(human.seat,) if won and human is not None else (),
-                club_id=event.club_id,
-                event_id=event.id,
-            )
+            report = as_reported(entry.result, event.id, event.club_id, entry.id in winners)
             try:
                 await self.results.series_ended(report)
             except Exception:
                 log.exception("event %s: entry %s's series was not stored", event_id, entry.id)
         return True
+
+    async def reports_by_game(self) -> dict[int, tuple[int, int | None, bool] | None]:
+        """Every entry's table: ``(event, club, won)`` once its event is scored, ``None`` while its result is held
+        (what ``ohhell club rebuild-stats`` needs to rebuild the rows the close stored)."""
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(EntryRow.game_id, EntryRow.id, EventRow.id, EventRow.club_id, EventRow.standings)
+                .join(EventRow, EventRow.id == EntryRow.event_id)
+                .where(EntryRow.game_id.is_not(None))
+            )
+            out: dict[int, tuple[int, int | None, bool] | None] = {}
+            for game_id, entry_id, event_id, club_id, standings in rows.tuples():
+                out[game_id] = None if standings is None else (event_id, club_id, entry_id in winners_of(standings))
+            return out
 
     # ----------------------------------------------------------------- what the club asks
 

@@ -99,6 +99,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
+        checking = asyncio.create_task(sockets.keep_checking(accounts.ended))  # for an announcement missed
         if own_process:
             freeze_startup_objects()
         database_back(app).extend((accounts.reconnect, clubs.reconnect, duplicates.reconnect))
@@ -107,6 +108,9 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
             yield
         finally:
             watch.stop()
+            checking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await checking
             await accounts.close()
             await clubs.close()
             await duplicates.close()

@@ -5,8 +5,9 @@ The game logs are the source of truth. Every finished game with a person at it i
 (:func:`ohhell.server.table.results.series_result`) and each person's stored row
 (:func:`ohhell.club.results.person_results`), and compared with the ``series_results`` rows field by field (all
 but the moment it was stored). It lives in the site because it joins
-two features, the game's logs and the club's results. With ``fix``, missing rows are stored and differing ones
-replaced by the rebuilt ones; statistics, XP and ratings follow, being computed from the rows.
+two features, the game's logs and the club's results (and a duplicate event's entries, reported when the event
+was scored, with its winners and club: :mod:`ohhell.duplicate.store`). With ``fix``, missing rows are stored and
+differing ones replaced by the rebuilt ones; statistics, XP and ratings follow, being computed from the rows.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy import select
 
 from ohhell.club.results import PersonResult, person_results
 from ohhell.club.store import ClubStore
+from ohhell.duplicate.store import DuplicateStore, as_reported
 from ohhell.server.party.live import left_of
 from ohhell.server.party.store import PartyStore
 from ohhell.server.storage.models import GameRow
@@ -67,6 +69,7 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
     store = Store(url)
     parties = PartyStore(store)
     clubs = ClubStore(url)
+    duplicates = DuplicateStore(url)
     report = Report()
     try:
         async with store.engine.connect() as connection:
@@ -74,6 +77,7 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
                 (await connection.execute(select(GameRow.id).where(GameRow.finished).order_by(GameRow.id))).scalars()
             )
         tables = await clubs.club_tables()
+        entries = await duplicates.reports_by_game()  # duplicate events' tables: reported at the close, as it did
         rebuilt: dict[tuple[int, int], PersonResult] = {}
         for game_id in ids:
             stored = await store.load(game_id)
@@ -81,11 +85,14 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
                 continue
             game, undos = rebuild_with_undos(stored)
             game.left = left_of(await parties.party(game_id))  # seats given up at a table of several people
-            if not game.is_over:
-                continue
+            if not game.is_over or (game_id in entries and entries[game_id] is None):
+                continue  # an event's entry is held until the event is scored
             report.series += 1
             undone = {u.seat for u in undos}
             result = series_result(game, stored.seats, game_id, stored.updated_at, undone, tables.get(game_id))
+            reported = entries.get(game_id)
+            if reported is not None:
+                result = as_reported(result, *reported)
             for person in person_results(result):
                 rebuilt[(person.game_id, person.seat)] = person
         report.rows = len(rebuilt)
@@ -107,4 +114,5 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
     finally:
         await store.close()
         await clubs.close()
+        await duplicates.close()
     return report

@@ -28,7 +28,7 @@ from ohhell.server.pages import exports, howto, newgame
 from ohhell.server.party.live import left_of, open_table
 from ohhell.server.party.routes import WatcherConnection, party_routes, watch_target, watcher_name
 from ohhell.server.party.store import JOIN, PartyStore
-from ohhell.server.processes.hub import Hub, RedisHub, SoloHub
+from ohhell.server.processes.hub import Allowance, Hub, RedisHub, SoloHub
 from ohhell.server.processes.relay import Relay
 from ohhell.server.storage.store import GameNotFoundError, Store, StoredGame
 from ohhell.server.table import wording
@@ -166,8 +166,12 @@ def game_router(
     holder: dict[str, Any] = {}
     messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
     messages_of_addresses = guards.Buckets(config.messages_per_address, 2 * config.messages_per_address)
-    games_of_players = guards.Buckets(config.new_games_per_player / NEW_GAMES_WINDOW, config.new_games_per_player)
-    games_of_addresses = guards.Buckets(config.new_games_per_address / NEW_GAMES_WINDOW, config.new_games_per_address)
+    games_of_players = Allowance(
+        "new-games-player", config.new_games_per_player / NEW_GAMES_WINDOW, config.new_games_per_player
+    )
+    games_of_addresses = Allowance(
+        "new-games-address", config.new_games_per_address / NEW_GAMES_WINDOW, config.new_games_per_address
+    )
     open_sockets: Counter[str] = Counter()
     """This process's open game and watch sockets, by address."""
 
@@ -325,10 +329,12 @@ def game_router(
         await sealed_until_event_closes(game_id)
         return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
 
-    def count_new_game(request: Request) -> None:
-        """Count a new game against its player and its address, or refuse it (429, with ``Retry-After``)."""
-        player, address = player_of(request), guards.client_address(request.scope)
-        waits = (games_of_players.wait(player), games_of_addresses.wait(address))
+    async def count_new_game(request: Request) -> None:
+        """Count a new game against its player and its address, or refuse it (429, with ``Retry-After``).
+
+        Counted where every process sees it (Redis, with several), so ``--workers`` multiplies nothing."""
+        spends = [(games_of_players, player_of(request)), (games_of_addresses, guards.client_address(request.scope))]
+        waits = await tables().hub.take(spends)
         if max(waits) > 0:
             after = math.ceil(max(waits))
             whose = "your browser or account" if waits[0] >= waits[1] else "your address"
@@ -337,8 +343,6 @@ def game_router(
                 f"Too many new games from {whose}: try again in {after} seconds.",
                 headers={"Retry-After": str(after)},
             )
-        games_of_players.take(player)
-        games_of_addresses.take(address)
 
     # ----------------------------------------------------------------- API
 
@@ -354,7 +358,7 @@ def game_router(
             raise HTTPException(400, str(exc)) from None
         if body.club is not None and not await club_tables.may_take_seat(body.club, player_of(request)):
             raise HTTPException(403, "club: only a member of the club may open its table (sign in first).")
-        count_new_game(request)
+        await count_new_game(request)
         stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
         if body.friends:
             await parties().create(stored.id, player_of(request), body.host_name, body.table.model_dump())
@@ -368,7 +372,7 @@ def game_router(
         old = await own_game(request, game_id)
         await sealed_until_event_closes(game_id)
         me = player_of(request)
-        count_new_game(request)
+        await count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
         seats = [  # the others' seats of a table of several people are computer players in one's own replay
             Seat.human(s.name, me)

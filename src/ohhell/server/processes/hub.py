@@ -29,10 +29,13 @@ import os
 import socket
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 import orjson
+
+from ohhell.web.guards import Buckets
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +61,49 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
+_TAKE: Final = """
+local now = redis.call('time')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
+local waits, tokens, blocked = {}, {}, false
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local held = redis.call('hmget', key, 'tokens', 'at')
+  local have = math.min(burst, (tonumber(held[1]) or burst) + math.max(0, t - (tonumber(held[2]) or t)) * rate)
+  tokens[i] = have
+  if have < 1 then
+    waits[i] = tostring((1 - have) / rate)
+    blocked = true
+  else
+    waits[i] = '0'
+  end
+end
+if not blocked then
+  for i, key in ipairs(KEYS) do
+    local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+    redis.call('hset', key, 'tokens', tostring(tokens[i] - 1), 'at', tostring(t))
+    redis.call('pexpire', key, math.ceil(burst / rate * 1000))
+  end
+end
+return waits
+"""
+"""Token buckets in Redis, all or none, on Redis's clock: the waits, as text (Lua would round numbers)."""
 _RELEASE: Final = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """A limit kept by key (a player, an address): ``burst`` at once, then ``per_second``, on every process."""
+
+    name: str
+    per_second: float
+    burst: float
+
+
+Spend = tuple[Allowance, str]
+"""One token of one allowance, for one key."""
 
 
 def new_process_id() -> str:
@@ -94,6 +136,9 @@ class Hub(Protocol):
     def send(self, process_id: str, message: dict[str, Any]) -> None:
         """Queue a message for another process's inbox (in order, not awaited)."""
 
+    async def take(self, spends: Sequence[Spend]) -> list[float]:
+        """Spend one token of each, all or none: the seconds each must wait first (all 0.0: spent)."""
+
     def hear(self, handler: Handler) -> None:
         """``handler`` gets every announcement, this process's own included."""
 
@@ -108,7 +153,16 @@ class SoloHub:
 
     def __init__(self) -> None:
         self.process_id = new_process_id()
+        self._buckets: dict[str, Buckets] = {}
         self._hearers: list[Handler] = []
+
+    async def take(self, spends: Sequence[Spend]) -> list[float]:
+        held = [self._buckets.setdefault(a.name, Buckets(a.per_second, a.burst)) for a, _ in spends]
+        waits = [buckets.wait(key) for buckets, (_, key) in zip(held, spends, strict=True)]
+        if not any(waits):
+            for buckets, (_, key) in zip(held, spends, strict=True):
+                buckets.take(key)
+        return waits
 
     async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
         return None
@@ -163,10 +217,22 @@ class RedisHub:
         self._on_lost: Callable[[int], Awaitable[None]] | None = None
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._take = self.redis.register_script(_TAKE)
         self._hearers: list[Handler] = []
         self._answers: dict[str, list[int]] = {}
         """Each announcement of this process still waited for: [processes that got it (once known), answers]."""
         self._all_answered: dict[str, asyncio.Event] = {}
+
+    async def take(self, spends: Sequence[Spend]) -> list[float]:
+        """As the others see it too; if Redis cannot be reached, nothing is refused (the limit fails open)."""
+        keys = [f"{self.prefix}:limit:{allowance.name}:{key}" for allowance, key in spends]
+        rates = [str(value) for allowance, _ in spends for value in (allowance.per_second, allowance.burst)]
+        try:
+            waits = await self._take(keys=keys, args=rates)
+        except Exception:
+            log.warning("the limits in Redis cannot be read: letting this through", exc_info=True)
+            return [0.0] * len(spends)
+        return [float(wait) for wait in waits]
 
     def _lease(self, game_id: int) -> str:
         return f"{self.prefix}:lease:{game_id}"

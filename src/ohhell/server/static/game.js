@@ -556,17 +556,36 @@ function momentOf(game, deal, trickOnShow) {
   return [deal.index, deal.phase, deal.my_turn, game.waiting_for_next, game.over, trickOnShow].join(":");
 }
 
-// Where the focus is in the play (your hand, the panel of the table), to find the same control after the table is
-// drawn again; null when the focus is elsewhere (the chat, the toolbar, the score sheet).
-function playFocus() {
-  const active = document.activeElement;
-  if (active === $("main")) return "#main"; // where it rests when there is nothing to do
-  if (!active || !($("hand").contains(active) || $("center-panel").contains(active))) return null;
-  if (active.dataset.card) return `#hand [data-card="${active.dataset.card}"]`;
-  if (active.dataset.bid) return `#center-panel [data-bid="${active.dataset.bid}"]`;
-  if (active.id) return `#${active.id}`;
-  return active === $("hand") ? "#hand" : "#center-panel";
+// Where a control is in the play (your hand, the panel of the table), to find the same one after the table is
+// drawn again; null for a control elsewhere (the chat, the toolbar, the score sheet).
+function placeInPlay(node) {
+  if (node === $("main")) return "#main"; // where the focus rests when there is nothing to do
+  if (!node || !($("hand").contains(node) || $("center-panel").contains(node))) return null;
+  if (node.dataset.card) return `#hand [data-card="${node.dataset.card}"]`;
+  if (node.dataset.bid) return `#center-panel [data-bid="${node.dataset.bid}"]`;
+  if (node.id) return `#${node.id}`;
+  return node === $("hand") ? "#hand" : "#center-panel";
 }
+
+// The place in the play the focus was last on outside a dialog: a dialog gives the focus back to the control that
+// opened it, which may have been drawn again (so taken out) while the dialog was open.
+let lastInPlay = null;
+document.addEventListener("focusin", (event) => {
+  if (!event.target.closest?.("dialog")) lastInPlay = placeInPlay(event.target);
+});
+
+// Where the focus is in the play, or was when it got lost; null when it is elsewhere.
+function playFocus() {
+  return focusLost() ? lastInPlay : placeInPlay(document.activeElement);
+}
+
+// Whether the focus is on nothing a person can see: the body, a control taken out, one hidden (in a closed dialog).
+function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected || !active.checkVisibility();
+}
+
+const usable = (node) => node && node.isConnected && node.checkVisibility() && !node.disabled;
 
 // Focus goes where the play goes: to the bidding panel on your bid, to a card you may play on your card, to Next
 // hand or the Game over panel when a hand ends; within one moment, back to the control it was on. It is moved only
@@ -575,10 +594,7 @@ function playFocus() {
 function followPlay(remembered, target, moment) {
   const changed = moment !== focusMoment;
   focusMoment = moment;
-  const active = document.activeElement;
-  const lost = !active || active === document.body || !active.isConnected;
-  if (!lost && !remembered) return;
-  const usable = (node) => node && node.isConnected && node.checkVisibility() && !node.disabled;
+  if (!focusLost() && !remembered) return;
   const again = remembered ? document.querySelector(remembered) : null;
   const rest = $("hand").querySelector(".hand-card") ? $("hand") : $("main");
   const place = [changed ? null : again, target, again, rest].find(usable);
@@ -889,6 +905,13 @@ placeNotice($("notice"));
 new ResizeObserver(fitSide).observe($("people")); // the people panel grows: chat lines, who is watching
 connect();
 window.addEventListener("resize", () => state && !pumping && render(state));
+// A dialog gives the focus back to the control that opened it; if the table was drawn again meanwhile, that
+// control is gone and the focus would fall to the body: draw the table again, which places it (followPlay).
+for (const dialog of document.querySelectorAll("dialog")) {
+  dialog.addEventListener("close", () => {
+    if (state && !pumping && focusLost()) render(state);
+  });
+}
 
 // The More menu closes when one of its items is used, on Escape and on a click elsewhere.
 const toolMenu = $("tool-menu");

@@ -7,12 +7,17 @@ Sign out everywhere, a new password, deleting the account) or a guest key is ret
 of those sessions or keys ended at once, so that no message of theirs reaches a table from then on, and closes
 them with :data:`SIGNED_OUT_CODE`, which the game page shows as "signed out" instead of reconnecting. The request
 that ended the sessions answers once every process has marked its sockets (or the hub's wait ran out).
+
+An announcement a process missed (Redis out of reach at that moment) is made up for by :meth:`OpenSockets.check`,
+which the site runs every :data:`CHECK_SECONDS`: it asks the database which of the sessions and guest keys of the
+open sockets no longer act, and ends those sockets the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
 
@@ -20,13 +25,20 @@ from starlette.types import Scope
 
 from ohhell.web.accounts.store import session_key
 
+log = logging.getLogger(__name__)
+
 SIGNED_OUT_CODE: Final = 4401
 """The close code of a socket whose session ended (or whose guest key was retired): the page stops reconnecting."""
 SIGNED_OUT_REASON: Final = "signed out"
 SIGNED_OUT: Final = "signed-out"
 """The kind of the announcement every process hears."""
 
+CHECK_SECONDS: Final = 30.0
+"""How often the open sockets' sessions are checked against the database (for an announcement missed)."""
+
 Announce = Callable[[dict[str, Any]], Awaitable[None]]
+FindEnded = Callable[[list[str], list[str]], Awaitable[tuple[list[str], list[str]]]]
+"""Of these session keys and guest keys, the sessions that no longer exist and the keys that are retired."""
 Close = Callable[[int, str], Awaitable[None]]
 
 
@@ -107,3 +119,20 @@ class OpenSockets:
                 task = asyncio.create_task(held.close())
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
+
+    async def check(self, find_ended: FindEnded) -> None:
+        """End the sockets whose session no longer exists or whose guest key is retired, as the database says."""
+        sessions = sorted(c.removeprefix("session:") for c in self._held if c.startswith("session:"))
+        guests = sorted(c.removeprefix("guest:") for c in self._held if c.startswith("guest:"))
+        if sessions or guests:
+            ended, retired = await find_ended(sessions, guests)
+            await self.heard({"kind": SIGNED_OUT, "sessions": ended, "guests": retired})
+
+    async def keep_checking(self, find_ended: FindEnded, every: float = CHECK_SECONDS) -> None:
+        """:meth:`check` every ``every`` seconds, for as long as the server runs."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.check(find_ended)
+            except Exception:  # the database out of reach: the next round tries again
+                log.warning("the open sockets' sessions cannot be checked now", exc_info=True)

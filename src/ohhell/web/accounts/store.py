@@ -43,6 +43,8 @@ FAILURES_PER_ADDRESS: Final = 20
 """Five wrong passwords for one name, or twenty from one address, within 15 minutes: sign-in waits."""
 DELETED_PLAYER: Final = "deleted player"
 """How a deleted account's past series are shown."""
+_BATCH: Final = 500
+"""Keys asked about in one query (SQLite takes a bounded number of parameters)."""
 # A hash to check a password against when the name is unknown, so that the answer takes as long either way.
 _DUMMY_HASH: Final = hash_password("not a password of anyone")
 
@@ -342,6 +344,21 @@ class AccountStore:
             ended = await _delete_sessions(session, SessionRow.account_id == account_id)
             await session.commit()
             return ended
+
+    async def ended(self, sessions: list[str], guests: list[str]) -> tuple[list[str], list[str]]:
+        """Of these session keys and guest keys, the sessions that no longer exist and the keys that are retired."""
+        found: set[str] = set()
+        retired: set[str] = set()
+        async with self._sessions() as session:
+            for start in range(0, max(len(sessions), len(guests)), _BATCH):
+                some_sessions, some_guests = sessions[start : start + _BATCH], guests[start : start + _BATCH]
+                if some_sessions:
+                    rows = await session.execute(select(SessionRow.key).where(SessionRow.key.in_(some_sessions)))
+                    found.update(rows.scalars())
+                if some_guests:
+                    keys = select(RetiredPlayerKeyRow.player_key).where(RetiredPlayerKeyRow.player_key.in_(some_guests))
+                    retired.update((await session.execute(keys)).scalars())
+        return [key for key in sessions if key not in found], [key for key in guests if key in retired]
 
     async def session_count(self, account_id: int) -> int:
         """How many browsers are signed in to the account."""
