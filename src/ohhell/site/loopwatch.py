@@ -60,6 +60,7 @@ class Window:
     ticks: int = 0
     lag_max_ms: float = 0.0
     held_max_ms: float = 0.0
+    busy_max_ms: float = 0.0
     stalls: int = 0
     """Ticks held up :data:`STALL_MS` or more."""
     gc_max_ms: float = 0.0
@@ -71,6 +72,7 @@ class Window:
             "ticks": self.ticks,
             "lag_max_ms": round(self.lag_max_ms, 2),
             "held_max_ms": round(self.held_max_ms, 2),
+            "busy_max_ms": round(self.busy_max_ms, 2),
             "stalls": self.stalls,
             "gc_max_ms": round(self.gc_max_ms, 2),
         }
@@ -98,6 +100,8 @@ class LoopWatch:
         self.ticks = 0
         self.lag_max_ms = 0.0
         self.held_max_ms = 0.0
+        self.busy_max_ms = 0.0
+        """The most the loop's thread ran on a core while a tick was late (its own work, no wait of any kind)."""
         self.lag_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
         self.held_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
         self.windows: deque[Window] = deque(maxlen=WINDOWS_KEPT)
@@ -114,6 +118,8 @@ class LoopWatch:
         self._loop_thread = 0
         self._loop_native_id = 0
         self._stopping = threading.Event()
+        self.core_wait_known = False
+        """Whether Linux says how long the loop's thread waited for a core (else held and busy are the lag)."""
         self._schedstat: int | None = None
         """The loop thread's ``schedstat`` file, open (None where there is none)."""
         self._ran = self._waited = 0
@@ -128,6 +134,7 @@ class LoopWatch:
         self._loop_native_id = threading.get_native_id()
         with contextlib.suppress(OSError, AttributeError):
             self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+        self.core_wait_known = self._schedstat is not None
         self._ran, self._waited = self._sched()
         self._due = self._loop.time() + self.tick_seconds
         self._beat = time.monotonic()
@@ -188,16 +195,20 @@ class LoopWatch:
         now = self._loop.time()
         ran, waited = self._sched()
         lag_ms = 1000 * (now - self._due)
-        self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6)
+        busy_ms = (ran - self._ran) / 1e6 - 1000 * self.tick_seconds if self._schedstat is not None else lag_ms
+        self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6, busy_ms)
         self._ran, self._waited = ran, waited
         self._beat = time.monotonic()
         self._due = now + self.tick_seconds
         self._handle = self._loop.call_at(self._due, self._tick)
 
-    def record_lag(self, lag_ms: float, held_ms: float) -> None:
-        """Count one tick that ran ``lag_ms`` late, ``held_ms`` of it not waiting for a core."""
+    def record_lag(self, lag_ms: float, held_ms: float, busy_ms: float) -> None:
+        """Count one tick that ran ``lag_ms`` late: ``held_ms`` of it not waiting for a core, ``busy_ms`` of it
+        running on one."""
         lag_ms = max(0.0, lag_ms)
         held_ms = min(lag_ms, max(0.0, held_ms))
+        busy_ms = min(held_ms, max(0.0, busy_ms))
+        self.busy_max_ms = max(self.busy_max_ms, busy_ms)
         self.ticks += 1
         self.lag_max_ms = max(self.lag_max_ms, lag_ms)
         self.held_max_ms = max(self.held_max_ms, held_ms)
@@ -207,6 +218,7 @@ class LoopWatch:
         window.ticks += 1
         window.lag_max_ms = max(window.lag_max_ms, lag_ms)
         window.held_max_ms = max(window.held_max_ms, held_ms)
+        window.busy_max_ms = max(window.busy_max_ms, busy_ms)
         if held_ms >= self.stall_ms:
             window.stalls += 1
             if held_ms >= LOG_STALL_MS:
@@ -266,7 +278,8 @@ class LoopWatch:
             "ticks": self.ticks,
             "lag_max_ms": round(self.lag_max_ms, 2),
             "held_max_ms": round(self.held_max_ms, 2),
-            "core_wait_known": self._schedstat is not None,
+            "busy_max_ms": round(self.busy_max_ms, 2),
+            "core_wait_known": self.core_wait_known,
             "lag_histogram_ms": dict(zip(buckets, self.lag_histogram, strict=True)),
             "held_histogram_ms": dict(zip(buckets, self.held_histogram, strict=True)),
             "windows": [window.as_json() for window in self.windows],
