@@ -23,8 +23,10 @@ from typing import Final
 
 from ohhell.cards import RANK_OF, Card
 
-MAX_DEAL_NUMBER: Final = 10**12 - 1
-"""Numbers run from 0 to this; new games pick from 1 to 999,999,999 so people can read them out."""
+MAX_DEAL_NUMBER: Final = 2**63 - 1
+"""Numbers run from 0 to this (what a 64-bit database integer holds). :func:`new_deal_number` picks from 1 to
+999,999,999 so people can read it out; the web game deals a live series from a secret 63-bit number
+(:func:`ohhell.commitment.secret_deal_number`), which nobody can find by trying numbers against their own hand."""
 
 
 def _words(label: str, count: int) -> tuple[int, ...]:

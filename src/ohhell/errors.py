@@ -95,3 +95,21 @@ class MustFollowSuitError(IllegalActionError):
     """A card of another suit while the seat holds the suit led."""
 
     code = "must-follow-suit"
+
+
+class LeftBeyondLogError(RecordError):
+    """A ``left`` entry whose action lies beyond the record's log: nobody can have left at an action not played."""
+
+    code = "left-beyond-log"
+
+
+class CommitmentMismatchError(OhHellError):
+    """A revealed deal number and salt whose SHA-256 is not the commitment the record carries."""
+
+    code = "commitment-mismatch"
+
+
+class DealNotFromNumberError(DealError):
+    """A deal whose cards (or a first dealer) are not what the record's revealed deal number deals."""
+
+    code = "deal-not-from-number"

@@ -19,9 +19,20 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final, NoReturn
 
+from ohhell import commitment
 from ohhell.cards import CardError, CardSet, card_text, parse_card, parse_suit, suit_text
-from ohhell.dealnumbers import MAX_DEAL_NUMBER
-from ohhell.errors import DealError, OhHellError, RecordError, RulesError, TooManyDealsError
+from ohhell.deal import deal_from_pack
+from ohhell.dealnumbers import MAX_DEAL_NUMBER, draw_for_deal, random_first_dealer, shuffled_pack
+from ohhell.errors import (
+    CommitmentMismatchError,
+    DealError,
+    DealNotFromNumberError,
+    LeftBeyondLogError,
+    OhHellError,
+    RecordError,
+    RulesError,
+    TooManyDealsError,
+)
 from ohhell.game import Game
 from ohhell.rules import Rules
 
@@ -132,6 +143,7 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
     ):
         raise RecordError(f"deal_number must be a whole number from 0 to {MAX_DEAL_NUMBER}, not {_quoted(number)}")
     deals = _field(data, "deals", list)
+    salt = _commitment(data.get("deal_commitment"), number)
     _check_undos(data.get("undos"), rules.players)
     resigned = data.get("resigned")
     if resigned is not None and (
@@ -148,6 +160,10 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
             if exc.deal is None:
                 exc.deal = index
             raise
+    _check_left_in_log(game)
+    if salt is not None:
+        assert number is not None
+        _check_dealt_from(game, number)
     if resigned is not None:
         game.resign(resigned)
     if deal_on and game.number is not None:
@@ -155,6 +171,69 @@ def from_record(data: object, *, deal_on: bool = False) -> Game:
         if not game.is_over and (not game.deals or game.deal.is_over):
             game._deal_next()
     return game
+
+
+def _commitment(value: object, number: int | None) -> str | None:
+    """The ``deal_commitment`` extension, when present (docs/deal-numbers.md): the salt if it is revealed.
+
+    ``{"scheme": "ohhell-commit/1", "sha256": <64 hex digits>}`` while the series is played, with ``"salt"`` added
+    (and the record's ``deal_number`` told) once it is over; then the two must hash to the commitment.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not {"scheme", "sha256"} <= set(value) <= {"scheme", "sha256", "salt"}:
+        raise RecordError("deal_commitment must be an object with scheme and sha256 (and salt once it is revealed)")
+    if value["scheme"] != commitment.SCHEME:
+        raise RecordError(f"deal_commitment's scheme must be {commitment.SCHEME!r}, not {_quoted(value['scheme'])}")
+    if not commitment.is_digest(value["sha256"]):
+        raise RecordError(f"deal_commitment's sha256 must be 64 lowercase hex digits, not {_quoted(value['sha256'])}")
+    salt = value.get("salt")
+    if salt is None:
+        if number is not None:
+            raise RecordError("deal_commitment: a record that tells its deal_number tells the salt too")
+        return None
+    if not commitment.is_salt(salt):
+        raise RecordError(f"deal_commitment's salt must be 16 to 64 bytes in lowercase hex, not {_quoted(salt)}")
+    if number is None:
+        raise RecordError("deal_commitment: a record that tells the salt tells its deal_number too")
+    if commitment.commitment(number, salt) != value["sha256"]:
+        raise CommitmentMismatchError(
+            f"deal_number {number} and salt {salt} do not hash to the commitment {value['sha256']}: "
+            f"SHA-256 of {commitment.committed_text(number, salt).decode()!r} is {commitment.commitment(number, salt)}"
+        )
+    return str(salt)
+
+
+def _check_dealt_from(game: Game, number: int) -> None:
+    """Every deal's cards (and a drawn or random first dealer) are what ``number`` deals."""
+    rules = game.rules
+    if rules.first_dealer in ("random", "draw"):
+        expected = random_first_dealer(number, rules.players)
+        if rules.first_dealer == "draw":
+            expected = draw_for_deal(number, rules.players)[0]
+        if game.first_dealer != expected:
+            raise DealNotFromNumberError(
+                f"deal number {number} makes seat {expected} the first dealer, not seat {game.first_dealer}"
+            )
+    for deal in game.deals:
+        pack = shuffled_pack(number, rules.players, rules.special_cards, deal.deal_index)
+        dealt = deal_from_pack(rules, pack, deal.dealer, deal.deal_index)
+        if dealt.hands_dealt != deal.hands_dealt or dealt.turn_up != deal.turn_up:
+            seat = next((s for s in range(rules.players) if dealt.hands_dealt[s] != deal.hands_dealt[s]), None)
+            where = "the turned card" if seat is None else f"seat {seat}'s hand"
+            raise DealNotFromNumberError(
+                f"{where} in deal {deal.deal_index} is not what deal number {number} deals"
+            ).at(deal.deal_index)
+
+
+def _check_left_in_log(game: Game) -> None:
+    """A ``left`` entry names an action of the record's log (or the one after its last): nobody left later."""
+    played = sum(len(deal.actions) for deal in game.deals)
+    for seat, at in sorted(game.left.items()):
+        if at > played:
+            raise LeftBeyondLogError(
+                f"left: seat {seat} is said to have left at action {at}, but the record has {played} actions"
+            )
 
 
 def _check_undos(undos: object, players: int) -> None:

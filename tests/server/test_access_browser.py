@@ -322,6 +322,8 @@ def test_the_shared_table_in_each_phase_and_a_spectators_page_pass_axe(browser: 
         assert_accessible(play_on(people, "next"), "shared table: end of hand", checked)
         play_on(people, "over")
         expect(friend.locator(GAME_OVER)).to_be_visible()
+        for person in people:  # the focus went to Play again
+            person.wait_for_function("() => document.activeElement.id === 'play-again'")
         assert_accessible(host, "shared table: game over", checked)
         expect(watcher.locator("#result")).to_contain_text("point")
         assert_accessible(watcher, "spectator: game over", checked)

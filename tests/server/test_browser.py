@@ -151,19 +151,28 @@ def test_reloading_mid_hand_resumes_the_same_state(table: TablePage) -> None:
     assert table.table_text() == before
 
 
-def test_play_these_cards_again_asks_mid_game_and_deals_the_same_cards(table: TablePage) -> None:
+def test_the_seal_is_checked_at_the_end_and_play_these_cards_again_is_practice_with_the_same_cards(
+    table: TablePage,
+) -> None:
     table.new_game("short")
     page = table.page
-    first_url, number, hand = page.url, page.inner_text("#deal-number"), table.hand()
-    table.tool("#replay-button")
-    expect(page.locator("#replay-dialog")).to_be_visible()  # the game is still being played: asked first
-    page.click("#replay-dialog button:has-text('Keep playing')")
-    assert page.url == first_url
-    table.tool("#replay-button")
+    first_url, hand = page.url, table.hand()
+    expect(page.locator("#deal-number")).to_have_text("sealed")
+    expect(page.locator("#seal")).to_contain_text("A secret number fixed every hand")
+    expect(page.locator("#replay-button")).to_be_disabled()  # its number would show every hand still to come
+    table.play_until("over", limit=200)
+    expect(page.locator("#seal-check")).to_have_attribute("data-match", "true")  # crypto.subtle, in the page
+    number = page.inner_text("#deal-number")
+    assert number.isdigit()
+    expect(page.locator("#seal")).to_contain_text(f"ohhell-commit/1:{number}:")
+    page.click(".hand-over .replay-deal")
+    expect(page.locator("#replay-dialog")).to_contain_text("practice")
     page.click("#replay-confirm")
     page.wait_for_url(lambda url: url != first_url)
     table.wait_ready()
-    assert page.inner_text("#deal-number") == number
+    expect(page.locator("#practice-badge")).to_be_visible()
+    expect(page.locator("#seal")).to_contain_text("no XP")
+    assert page.inner_text("#deal-number") == number  # the person who chose it sees it
     assert table.hand() == hand
 
 

@@ -154,11 +154,54 @@ def test_a_club_of_three_plays_a_series_at_a_club_table_to_the_end(server: Runni
     assert 'id="stat-club-wins">' in profile
 
 
-def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(server: RunningServer) -> None:
+def seat_and_play(
+    server: RunningServer, game_id: int, join_code: str, founder: httpx.Client, others: list[httpx.Client]
+) -> None:
+    """The others take the club table's seats through its invite link, and all play the series to its end."""
+    for seat, member in enumerate(others, start=1):
+        assert member.post(f"/api/join/{join_code}", json={"name": f"M{seat}", "seat": seat}).status_code == 201
+
+    async def play_all() -> list[dict[str, object]]:
+        host = asyncio.create_task(play_series(server, game_id, founder, start=True))
+        await asyncio.sleep(0.2)
+        rest = [asyncio.create_task(play_series(server, game_id, member)) for member in others]
+        return list(await asyncio.gather(host, *rest))
+
+    states = run_async(play_all)
+    assert all(state["game"]["over"] for state in states)  # type: ignore[index]
+
+
+def test_a_club_table_with_a_chosen_number_is_practice_and_earns_no_club_win_xp_or_statistics(
+    server: RunningServer,
+) -> None:
     club_id, (founder, *others) = club_of_three(server)
     body = {
         "preset": "short",
         "number": TIED_NUMBER,
+        "name": "Host",
+        "computers": [{"name": "A"}, {"name": "B"}],
+        "friends": [1, 2],
+        "club": club_id,
+    }
+    opened = founder.post("/api/games", json=body, headers={"Origin": server.url})
+    assert opened.status_code == 201 and opened.json()["practice"], opened.text
+    game_id = opened.json()["id"]
+    seat_and_play(server, game_id, run_async(lambda: join_code(server.database_url, game_id)), founder, others)
+    counted = easy_game(founder)  # a series that counts, after it: its results are stored once the hook has run
+    run_async(lambda: play_series(server, int(str(counted["id"])), founder))
+    wait_for_xp(founder, counted["id"])
+    for person in (founder, *others):
+        assert person.get(f"/api/club/series/{game_id}").status_code == 404  # no XP, no series result
+    page = founder.get(f"/club/clubs/{club_id}").text
+    assert not re.findall(r"<tr><td>(\d+)</td><td>[^<]+</td><td[^>]*>(\d+)</td>", page)  # no rating, no club win
+    assert 'id="stat-played">1<' in founder.get("/club/me", follow_redirects=True).text  # the computers' one only
+    assert 'id="stat-played">0<' in others[0].get("/club/me", follow_redirects=True).text
+
+
+def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(server: RunningServer) -> None:
+    club_id, (founder, *others) = club_of_three(server)
+    body = {
+        "preset": "short",
         "name": "Host",
         "computers": [{"name": "A"}, {"name": "B"}],
         "friends": [1, 2],
@@ -171,23 +214,15 @@ def test_a_club_table_takes_only_members_and_its_series_counts_for_the_club(serv
     assert opened.status_code == 201, opened.text
     game_id = opened.json()["id"]
     path = server.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as connection:  # the tie's cards for a series that counts (a chosen one would not)
+        connection.execute("UPDATE games SET deal_number = ?, first_dealer = 0 WHERE id = ?", (TIED_NUMBER, game_id))
     with sqlite3.connect(path) as connection:  # the invite link, as the host's waiting room shows it
         (join_code,) = connection.execute(
             "SELECT code FROM table_links WHERE game_id = ? AND kind = 'join'", (game_id,)
         ).fetchone()
     refused = outsider.post(f"/api/join/{join_code}", json={"name": "Out", "seat": 1})
     assert refused.status_code == 403 and "club table" in refused.text
-    for seat, member in enumerate(others, start=1):
-        assert member.post(f"/api/join/{join_code}", json={"name": f"M{seat}", "seat": seat}).status_code == 201
-
-    async def play_all() -> list[dict[str, object]]:
-        host = asyncio.create_task(play_series(server, game_id, founder, start=True))
-        await asyncio.sleep(0.2)
-        rest = [asyncio.create_task(play_series(server, game_id, member)) for member in others]
-        return list(await asyncio.gather(host, *rest))
-
-    states = run_async(play_all)
-    assert all(state["game"]["over"] for state in states)  # type: ignore[index]
+    seat_and_play(server, game_id, join_code, founder, others)
     for person in (founder, *others):
         wait_for_xp(person, game_id)
     page = founder.get(f"/club/clubs/{club_id}").text
@@ -253,6 +288,12 @@ def rebuild_agrees_after_play(url: str) -> None:
     running = RunningServer(url).start()
     try:
         client = signed_up(running, unique("Rb"))
+        practice = [int(str(start_game(client, number=TIED_NUMBER)["id"]))]  # chosen: practice, as its replay is
+        run_async(lambda: play_series(running, practice[0], client))
+        replayed = client.post(f"/api/games/{practice[0]}/replay-deal")
+        assert replayed.status_code == 201 and replayed.json()["practice"]
+        practice.append(int(replayed.json()["id"]))
+        run_async(lambda: play_series(running, practice[1], client))
         for give_up in (None, 1):
             game_id = int(str(easy_game(client)["id"]))
 
@@ -276,6 +317,7 @@ def rebuild_agrees_after_play(url: str) -> None:
         run_async(party)
         wait_for_xp(host, opened["id"])
         assert wait_for_xp(friend, opened["id"])["gave_up"] is True
+        assert all(client.get(f"/api/club/series/{g}").status_code == 404 for g in practice)  # they earned nothing
     finally:
         running.stop()
     agreed = rebuild(url)

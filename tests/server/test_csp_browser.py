@@ -6,12 +6,18 @@ page's own scripts run) and Chromium's console error ("Refused to …").
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
+from websockets.asyncio.client import connect
 
+from ohhell.server.table.live import MAX_SOCKETS_PER_SEAT
+from ohhell.web import identity
 from ohhell.web.headers import CONTENT_SECURITY_POLICY
 from server.serving import RunningServer
 from server.tablepage import TablePage, use_settings
@@ -139,3 +145,46 @@ def test_every_page_works_under_the_content_security_policy(browser: Browser, se
     finally:
         host.context.close()
         friend.context.close()
+
+
+def test_a_fifth_tab_of_a_seat_says_why_it_is_turned_away_and_does_not_retry(
+    browser: Browser, server: RunningServer
+) -> None:
+    context = browser.new_context()
+    try:
+        table = TablePage(context.new_page(), server.url)
+        table.new_game("short")
+        game_url = table.page.url
+        cookie = {c["name"]: c["value"] for c in context.cookies()}[identity.COOKIE]
+        socket_url = game_url.replace("http://", "ws://").replace("/games/", "/ws/games/")
+        opened, release = threading.Event(), threading.Event()
+
+        async def hold_three_more() -> None:  # the page holds one: four in all, until released
+            held = []
+            for _ in range(MAX_SOCKETS_PER_SEAT - 1):
+                socket = await connect(socket_url, additional_headers={"Cookie": f"{identity.COOKIE}={cookie}"})
+                await asyncio.wait_for(socket.recv(), 20)
+                held.append(socket)
+            opened.set()
+            await asyncio.to_thread(release.wait, 60)
+            for socket in held:
+                await socket.close()
+
+        with ThreadPoolExecutor(1) as pool:
+            holding = pool.submit(asyncio.run, hold_three_more())
+            assert opened.wait(30)
+            try:
+                fifth = context.new_page()
+                fifth.goto(game_url)
+                box = fifth.locator("#connection")
+                expect(box).to_be_visible()
+                expect(box).to_contain_text(f"open in {MAX_SOCKETS_PER_SEAT} tabs or windows already")
+                fifth.wait_for_timeout(1500)  # no reconnecting meanwhile: the reason stays
+                expect(box).to_contain_text("close one, then reload")
+            finally:
+                release.set()
+            holding.result(timeout=30)
+        fifth.reload()  # room again: the table comes
+        expect(fifth.locator("#connection")).to_be_hidden()
+    finally:
+        context.close()

@@ -9,7 +9,14 @@ import httpx
 from ohhell import records
 from ohhell.dealnumbers import MAX_DEAL_NUMBER
 from ohhell.web.house_rules import SETTINGS_GROUPS
-from server.serving import RunningServer, player, start_game
+from server.seriesplay import play_series
+from server.serving import RunningServer, player, run_async, start_game
+
+
+def play_series_of(server: RunningServer, client: httpx.Client, game_id: object) -> None:
+    """Play the game to its end over the real socket."""
+    state = run_async(lambda: play_series(server, int(str(game_id)), client))
+    assert state["game"]["over"]
 
 
 def test_the_home_page_sets_a_player_cookie_and_offers_every_preset_and_settings_group(server: RunningServer) -> None:
@@ -66,25 +73,41 @@ def test_impossible_rules_are_refused_with_the_sentence_that_says_why(server: Ru
         assert client.post("/api/games", json=bad).status_code == 422, bad
 
 
-def test_a_game_started_from_a_number_deals_that_number(server: RunningServer) -> None:
+def test_a_game_started_from_a_number_deals_that_number_as_practice(server: RunningServer) -> None:
     client = player(server)
     game = start_game(client, number=123456789)
-    assert game["number"] == 123456789
-    assert client.get(f"/games/{game['id']}").text.count("123456789") >= 1
+    assert game["number"] == "123456789" and game["practice"]  # the person chose it: it is theirs to see
+    listed = next(g for g in client.get("/api/games").json() if g["id"] == game["id"])
+    assert listed["number"] == "123456789" and listed["practice"]
+    assert "practice" in client.get("/").text
+    play_series_of(server, client, game["id"])
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    assert record["deal_number"] == 123456789
+    assert records.check(record)[0] == 0  # the cards are that number's (deal_commitment carries the salt)
+    longest = start_game(client, number=str(MAX_DEAL_NUMBER))  # the form sends the digits as text
+    assert longest["number"] == str(MAX_DEAL_NUMBER)
 
 
-def test_replay_this_deal_starts_a_new_game_with_the_same_number_rules_and_seats(server: RunningServer) -> None:
+def test_replay_this_deal_is_refused_mid_series_and_after_the_end_starts_practice_with_the_same_cards(
+    server: RunningServer,
+) -> None:
     client = player(server)
     game = start_game(client, preset="traditional")
+    assert game["number"] is None and not game["practice"]  # a secret number: not even its starter is told it
+    early = client.post(f"/api/games/{game['id']}/replay-deal")
+    assert early.status_code == 409 and "still being played" in early.json()["detail"]
+    play_series_of(server, client, game["id"])
     replay = client.post(f"/api/games/{game['id']}/replay-deal")
     assert replay.status_code == 201
     again = replay.json()
-    assert again["id"] != game["id"]
-    assert again["number"] == game["number"]
+    assert again["id"] != game["id"] and again["practice"]
     first = client.get(f"/api/games/{game['id']}/record").json()
+    assert again["number"] == str(first["deal_number"])
     second = client.get(f"/api/games/{again['id']}/record").json()
-    for field in ("rules", "players", "first_dealer", "deal_number"):
+    assert "deal_number" not in second  # told when its series is over, like any other
+    for field in ("rules", "players", "first_dealer"):
         assert first[field] == second[field]
+    assert second["deals"] == [] or second["deals"][0]["hands"] == first["deals"][0]["hands"]
 
 
 def test_your_games_are_listed_and_nobody_elses(server: RunningServer) -> None:

@@ -271,8 +271,13 @@ def test_a_disconnected_persons_turn_is_played_after_the_grace_period_and_the_ho
     new_id = int(host.moved.rsplit("/", 1)[1])
     stored = host_client.get(f"/games/{new_id}")
     assert stored.status_code == 200  # Play again: a new game for the same people
-    new_game = next(g for g in host_client.get("/api/games").json() if g["id"] == new_id)
+    listed = host_client.get("/api/games").json()
+    new_game = next(g for g in listed if g["id"] == new_id)
     assert new_game["players"][:2] == ["Ann", "Bea"]
+    old_game = next(g for g in listed if g["id"] == game_id)
+    assert old_game["number"] is not None  # told once the series was over
+    assert new_game["number"] is None and not new_game["practice"]  # a new secret number...
+    assert new_game["commitment"] != old_game["commitment"]  # ...with a new commitment
 
 
 def test_every_rule_option_works_the_same_at_a_table_of_several_people(server: RunningServer) -> None:

@@ -160,7 +160,7 @@ def told(game: Game, seat: int) -> list[bytes]:
     names = tuple(f"Player {s}" for s in range(game.rules.players))
     facts = snapshot.TableFacts(1, [Seat.human(name, str(i)) for i, name in enumerate(names)], game.deal_index, {})
     state, sent = snapshot.full_state(game, facts, seat)
-    messages = [state, exports.public_record(game)]
+    messages = [state, exports.public_record(game, None)]
     view = snapshot.shown_view(game, facts, seat)
     if seat != WATCHER and view.my_turn:
         move = players.hint(view, names)

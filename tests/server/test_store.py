@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
 import psycopg
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
+from ohhell import commitment
 from ohhell.actions import action_text
 from ohhell.game import Game
 from ohhell.rules import Rules
@@ -189,3 +192,39 @@ def test_database_urls_get_the_right_drivers() -> None:
     assert database.sync_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
     with pytest.raises(ValueError, match="unsupported database"):
         database.async_url("mysql://u@h/d")
+
+
+def test_a_game_keeps_its_salt_and_whether_it_is_practice(db: Database) -> None:
+    async def scenario() -> None:
+        store = Store(db.url, **db.options)
+        try:
+            secret = await store.create_game(new_game())
+            practice = await store.create_game(replace(new_game(), practice=True, deal_salt="ab" * 16))
+            again = [await store.game(secret.id), await store.load(practice.id), *await store.games_of("me")]
+            assert {(g.id, g.deal_salt, g.practice) for g in again} == {
+                (secret.id, secret.deal_salt, False),
+                (practice.id, "ab" * 16, True),
+            }
+            assert commitment.is_salt(secret.deal_salt)  # drawn when the row was made
+        finally:
+            await store.close()
+
+    run_async(scenario)
+
+
+def test_the_migration_of_the_commitment_gives_every_older_game_a_salt_and_no_practice(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    command.upgrade(schema.alembic_config(url), "a0001")  # the schema before the commitment
+    with sqlite3.connect(tmp_path / "old.sqlite3") as connection:
+        for number in (7, 8):
+            connection.execute(
+                "INSERT INTO games (created_at, updated_at, deal_number, rules, first_dealer, seats, owner, shown_deal,"
+                " action_count, finished) VALUES ('2026-11-30 10:00:00', '2026-11-30 10:00:00', ?, '\"short\"', 0,"
+                " '[]', 'me', 0, 0, 0)",
+                (number,),
+            )
+    schema.upgrade(url)
+    with sqlite3.connect(tmp_path / "old.sqlite3") as connection:
+        rows = connection.execute("SELECT deal_salt, practice FROM games").fetchall()
+    assert len(rows) == 2 and all(commitment.is_salt(salt) and practice == 0 for salt, practice in rows)
+    assert rows[0][0] != rows[1][0]  # a salt of its own each

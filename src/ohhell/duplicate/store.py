@@ -25,7 +25,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from ohhell.dealnumbers import new_deal_number
+from ohhell.commitment import secret_deal_number
 from ohhell.duplicate.models import EntryRow, EventRow
 from ohhell.duplicate.scoring import METHODS, Entry, Standing, score_event
 from ohhell.rules import Rules
@@ -289,7 +289,7 @@ class DuplicateStore:
             raise EventError(f"scoring: one of {', '.join(METHODS)}, not {scoring!r}")
         if not 1 <= pool <= MAX_POOL:
             raise EventError(f"pool: from 1 to {MAX_POOL} instances of the series, not {pool}")
-        numbers = [new_deal_number() for _ in range(pool)]
+        numbers = [secret_deal_number() for _ in range(pool)]  # 63 bits: no entrant finds one from their hand
         salt = secrets.token_hex(16)
         return EventRow(
             kind=kind,

@@ -1,6 +1,7 @@
 """``ohhell club rebuild-stats``: the series results rebuilt from the game logs, compared with what was stored.
 
-The game logs are the source of truth. Every finished game with a person at it is replayed from its log
+The game logs are the source of truth. Every finished game with a person at it (practice series aside: they earn
+nothing) is replayed from its log
 (:func:`ohhell.server.table.live.rebuild`), turned into its series result
 (:func:`ohhell.server.table.results.series_result`) and each person's stored row
 (:func:`ohhell.club.results.person_results`), and compared with the ``series_results`` rows field by field (all
@@ -81,8 +82,8 @@ async def rebuild_stats(url: str, fix: bool = False) -> Report:
         rebuilt: dict[tuple[int, int], PersonResult] = {}
         for game_id in ids:
             stored = await store.load(game_id)
-            if not any(seat.get("kind") == "human" for seat in stored.seats):
-                continue
+            if stored.practice or not any(seat.get("kind") == "human" for seat in stored.seats):
+                continue  # a practice series earns nothing, as the live table's hook skips it
             game, undos = rebuild_with_undos(stored)
             game.left = left_of(await parties.party(game_id))  # seats given up at a table of several people
             if not game.is_over or (game_id in entries and entries[game_id] is None):

@@ -42,6 +42,7 @@ from ohhell.server.table.live import (
 )
 from ohhell.server.table.outbox import Outbox
 from ohhell.server.table.seats import COMPUTER_NAMES, LEVEL_NAMES, Seat
+from ohhell.server.table.secret import secret_of
 from ohhell.server.table.thinkers import Thinkers
 from ohhell.server.table.undo import Undo
 from ohhell.web import failures, guards, house_rules, identity
@@ -91,8 +92,12 @@ class SocketConnection:
         await refuse_socket(self.websocket, self.outbox, reason)
 
 
-def game_summary(stored: StoredGame) -> dict[str, Any]:
-    """One line of the list of games, from the game row alone."""
+def game_summary(stored: StoredGame, player: str, held: bool = False) -> dict[str, Any]:
+    """One line of ``player``'s list of games, from the game row alone: the deal number (as text) once the series
+    is over (unless ``held``: a duplicate event's entry while the event is open), or of a practice series to the
+    person who chose it; the commitment otherwise."""
+    seat = seat_of(stored, player)
+    told = secret_of(stored).told_to(-1 if seat is None else seat, stored.finished and not held)
     rules = Rules.from_json(stored.rules)
     names = [str(seat["name"]) for seat in stored.seats]
     if stored.finished and stored.winners is not None and stored.totals is not None:
@@ -103,7 +108,9 @@ def game_summary(stored: StoredGame) -> dict[str, Any]:
         status = f"Hand {stored.shown_deal + 1} of {rules.deals}"
     return {
         "id": stored.id,
-        "number": stored.deal_number,
+        "number": str(stored.deal_number) if told else None,
+        "commitment": secret_of(stored).sealed,
+        "practice": stored.practice,
         "preset": rules.preset_name,
         "rules": rules.describe(),
         "players": names,
@@ -141,7 +148,8 @@ class EntryGames:
 
     async def start_entry(self, rules: dict[str, Any], number: int, seats: list[dict[str, Any]], owner: str) -> int:
         """A new game dealt from the event's secret number; its id."""
-        stored = await self.tables.start(Rules.from_json(rules), number, [Seat.from_json(s) for s in seats], owner)
+        seated = [Seat.from_json(s) for s in seats]
+        stored = await self.tables.start(Rules.from_json(rules), number, seated, owner, practice=False)
         return stored.id
 
 
@@ -249,6 +257,18 @@ def game_router(
             raise HTTPException(403, NOT_YOURS)
         return stored
 
+    async def summaries(player: str, games: list[StoredGame]) -> list[dict[str, Any]]:
+        """The lines of ``player``'s list of games; a finished entry of a duplicate event still open keeps its
+        number sealed (the other entrants play those cards)."""
+
+        async def held(stored: StoredGame) -> bool:
+            if not stored.finished or stored.practice:
+                return False
+            event = await event_tables.event_table(stored.id)
+            return event is not None and utc_now() < event.closes_at
+
+        return [game_summary(g, player, await held(g)) for g in games]
+
     async def sealed_until_event_closes(game_id: int) -> None:
         """403 for a duplicate event's entry while the event is open: others still play these cards."""
         event = await event_tables.event_table(game_id)
@@ -289,7 +309,7 @@ def game_router(
         return page(
             request,
             "home.html",
-            games=[game_summary(g) for g in games],
+            games=await summaries(player_of(request), games),
             presets=house_rules.PRESET_TITLES,
             schedules=house_rules.SCHEDULE_TITLES,
             scorings=house_rules.SCORING_TITLES,
@@ -311,12 +331,10 @@ def game_router(
                 code = (await parties().links(game_id)).get(JOIN)
                 invite = None if code is None else f"{str(request.base_url).rstrip('/')}/join/{code}"
         event = await event_tables.event_table(game_id)
-        sealed = event is not None and utc_now() < event.closes_at
         return page(
             request,
             "game.html",
             game_id=stored.id,
-            number="kept secret until the event closes" if sealed else stored.deal_number,
             event_url=None if event is None else event.url,
             preset=rules.preset_name,
             draw=first_draw(rules, stored, -1 if seat is None else seat),
@@ -327,7 +345,7 @@ def game_router(
     async def replay_page(request: Request, game_id: int) -> HTMLResponse:
         stored = await own_game(request, game_id)
         await sealed_until_event_closes(game_id)
-        return page(request, "replay.html", game_id=stored.id, number=stored.deal_number)
+        return page(request, "replay.html", game_id=stored.id)
 
     async def count_new_game(request: Request) -> None:
         """Count a new game against its player and its address, or refuse it (429, with ``Retry-After``).
@@ -348,7 +366,7 @@ def game_router(
 
     @router.get("/api/games")
     async def list_games(request: Request) -> list[dict[str, Any]]:
-        return [game_summary(g) for g in await games_of(player_of(request))]
+        return await summaries(player_of(request), await games_of(player_of(request)))
 
     @router.post("/api/games", status_code=201)
     async def start_game(request: Request, body: newgame.NewGameRequest) -> dict[str, Any]:
@@ -364,13 +382,24 @@ def game_router(
             await parties().create(stored.id, player_of(request), body.host_name, body.table.model_dump())
         if body.club is not None:
             await club_tables.make_club_table(stored.id, body.club)
-        return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
+        return started(stored)
+
+    def started(stored: StoredGame) -> dict[str, Any]:
+        """The answer to a new game: its page, and its number when the person chose it (practice)."""
+        number = str(stored.deal_number) if stored.practice else None
+        return {"id": stored.id, "number": number, "practice": stored.practice, "url": f"/games/{stored.id}"}
 
     @router.post("/api/games/{game_id}/replay-deal", status_code=201)
     async def replay_deal(request: Request, game_id: int) -> dict[str, Any]:
-        """A new game with the same number, rules and seats: the same cards again."""
+        """A new game with the same number, rules and seats: the same cards again, as practice. Refused while the
+        series is played: its number would deal anyone at the table every hand still to come."""
         old = await own_game(request, game_id)
         await sealed_until_event_closes(game_id)
+        if not old.finished:
+            raise HTTPException(
+                409,
+                "replay-deal: this series is still being played; its cards can be played again once it is over.",
+            )
         me = player_of(request)
         await count_new_game(request)
         seats = [Seat.from_json(seat) for seat in old.seats]
@@ -384,20 +413,20 @@ def game_router(
         ]
         rules = Rules.from_json(old.rules)
         stored = await tables().start(rules, old.deal_number, seats, me, replay_of=old.id)
-        return {"id": stored.id, "number": stored.deal_number, "url": f"/games/{stored.id}"}
+        return started(stored)
 
     @router.get("/api/games/{game_id}/record")
     async def download_record(request: Request, game_id: int) -> JSONResponse:
         stored, game, undos = await own_played_game(request, game_id)
         return JSONResponse(
-            exports.public_record(game, undos),
+            exports.public_record(game, secret_of(stored), undos),
             headers={"Content-Disposition": f'attachment; filename="ohhell-game-{stored.id}.json"'},
         )
 
     @router.get("/api/games/{game_id}/replay")
     async def replay_data(request: Request, game_id: int) -> dict[str, Any]:
         stored, game, undos = await own_played_game(request, game_id)
-        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats], undos)
+        return exports.replay_data(game, [str(seat["name"]) for seat in stored.seats], undos, secret_of(stored))
 
     # ----------------------------------------------------------------- the table
 

@@ -36,7 +36,7 @@ from ohhell.rules import Rules
 from ohhell.server.party.spectator import WATCHER
 from ohhell.server.party.store import JOIN, PLAYING, WAITING, WATCH, PartyRow, PartyStore
 from ohhell.server.storage.journal import ChangeGame, CreateGame
-from ohhell.server.storage.store import NewGame, Store, StoredGame
+from ohhell.server.storage.store import Store, StoredGame
 from ohhell.server.table import snapshot
 from ohhell.server.table.live import (
     CHANGE_WINDOW,
@@ -46,6 +46,7 @@ from ohhell.server.table.live import (
     TableFullError,
     _Seated,
     encode,
+    new_game,
     rebuild,
 )
 from ohhell.server.table.messages import (
@@ -490,23 +491,11 @@ class PartyTable(Table):
             await self._broadcast_people()
 
     async def _new_game_again(self) -> tuple[int, str]:
-        """The same seats and rules with a new deal number (those who left are computer players now): its id and
-        its watch code."""
+        """The same seats and rules with a new secret deal number and salt (not practice, whatever this one was;
+        those who left are computer players now): its id and its watch code."""
         rules = Rules.from_json(self.rules_json)
         seats = [Seat.computer(s.name, STAND_IN_LEVEL) if i in self.gone else s for i, s in enumerate(self.seats)]
-        game = Game(rules, None, names=[s.name for s in seats])
-        assert game.number is not None
-        game_id = await self.store.journal.submit(
-            CreateGame(
-                NewGame(
-                    deal_number=game.number,
-                    rules=rules.to_json(),
-                    first_dealer=game.first_dealer,
-                    seats=[s.to_json() for s in seats],
-                    owner=self.host,
-                )
-            )
-        )
+        game_id = await self.store.journal.submit(CreateGame(new_game(rules, None, seats, self.host)))
         assert game_id is not None
         host_name = seats[0].name
         links = await self.parties.create(game_id, self.host, host_name, dict(self.settings))

@@ -153,7 +153,7 @@ def party_routes(
             return gone
         stored = await store().game(game_id)
         preset = Rules.from_json(stored.rules).preset_name
-        return page(request, "game.html", game_id=game_id, number=stored.deal_number, preset=preset, watch_code=code)
+        return page(request, "game.html", game_id=game_id, preset=preset, watch_code=code)
 
 
 async def watch_target(parties: PartyStore, code: str) -> int | None:

@@ -12,6 +12,7 @@ import { applyAppearance } from "./appearance.js";
 import { announceAction, announceState, cardLabel, plateWords, readOut, say } from "./speech.js";
 import { chatRefused, initChat, onChat } from "/static/game/chat.js";
 import { currentPeople, decorate, initPeople, moveTo, onPeople, playAgainControls } from "/static/game/people.js";
+import { showSeal } from "/static/game/seal.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -225,11 +226,20 @@ async function playBack(event, after) {
 
 // ------------------------------------------------------------------ rendering
 
+// The sealed deal: its commitment, and the number once it may be told (seal.js).
+function renderSeal(game) {
+  const seal = game.commitment;
+  if (!seal) return;
+  const chooser = seal.chooser === null ? "" : seal.chooser === game.you ? "you" : game.players[seal.chooser].name;
+  showSeal(seal, $("seal"), $("deal-number"), chooser, game.over);
+  $("replay-button").disabled = !game.over; // its cards are played again once the series is over (as practice)
+}
+
 function render(message, completedTrick = null) {
   const remembered = playFocus();
   state = message;
   const { game, deal } = message;
-  $("deal-number").textContent = game.number ?? "kept secret until the event closes";
+  renderSeal(game);
   $("hand-title").textContent = deal.title;
   $("trump-text").textContent = deal.trump_text;
   $("bid-bar").textContent = deal.bar;
@@ -820,35 +830,35 @@ function showHands(message) {
 
 // "Play these cards again" is a game of one's own against computer players: at once after a game of one's own;
 // first a question that says so at a shared table, or while the game is still being played.
-const REPLAY_SHARED_OVER =
+const PRACTICE = " You know its number, so it is practice: it earns no XP, statistics, rating or club win.";
+const REPLAY_SHARED =
   "A new game of your own against computer players starts, with these cards: the same deal number and rules, " +
-  "computer players in your friends' seats. Your friends stay at this table; to play on with them, press Play again.";
-const REPLAY_SHARED_PLAYING =
-  "A new game of your own against computer players starts, with these cards: the same deal number and rules, " +
-  "computer players in your friends' seats. This game goes on without you: a computer player plays your seat " +
-  "while you are away, and you can come back to it.";
+  "computer players in your friends' seats." +
+  PRACTICE +
+  " Your friends stay at this table; to play on with them, press Play again.";
 const REPLAY_ALONE =
-  "A new game starts with the same deal number, rules and players, so the same cards are dealt. This game is " +
-  "left where it is: it stays in your games and you can come back to it.";
+  "A new game starts with the same deal number, rules and players, so the same cards are dealt." +
+  PRACTICE +
+  " This game stays in your games.";
 
+// Once the series is over (before, its number would deal every hand still to come): say that it is practice.
 function askReplay() {
-  const shared = currentPeople() !== null;
-  if (state && state.game.over && !shared) return replayDeal();
-  $("replay-text").textContent = !shared ? REPLAY_ALONE : state && state.game.over ? REPLAY_SHARED_OVER : REPLAY_SHARED_PLAYING;
+  if (!state || !state.game.over) return;
+  $("replay-text").textContent = currentPeople() !== null ? REPLAY_SHARED : REPLAY_ALONE;
   $("replay-dialog").showModal();
 }
 
 async function replayDeal() {
   const response = await fetch(`/api/games/${gameId}/replay-deal`, { method: "POST" });
   if (response.ok) window.location.assign((await response.json()).url);
-  else notice("The deal could not be replayed.", "error");
+  else notice((await response.json().catch(() => ({}))).detail || "The deal could not be replayed.", "error");
 }
 
 $("hint-button").addEventListener("click", () => send({ type: "hint" }));
 $("why-button").addEventListener("click", showWhy);
 $("last-trick-button").addEventListener("click", showLastTrick);
 $("hands-button").addEventListener("click", () => state && send({ type: "show_hands", deal: state.deal.index }));
-// A new game with the same cards: at once after the game, after a question while it is still being played.
+// A new game with the same cards, once the series is over: after saying that it is practice.
 $("replay-button").addEventListener("click", askReplay);
 $("replay-dialog").addEventListener("close", () => {
   if ($("replay-dialog").returnValue === "replay") replayDeal();

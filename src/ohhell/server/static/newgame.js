@@ -121,7 +121,7 @@ function formData() {
     };
   }
   const number = document.getElementById("number").value.trim();
-  if (number !== "") body.number = /^[0-9]+$/.test(number) ? Number(number) : number;
+  if (number !== "") body.number = number; // as text: a number of 19 digits is beyond JavaScript's exact integers
   return body;
 }
 
@@ -130,7 +130,7 @@ function explain(detail) {
   if (Array.isArray(detail) && detail.length) {
     const first = detail[0];
     const where = (first.loc || []).filter((part) => part !== "body").join(" ");
-    if (where.startsWith("number")) return "The deal number is a whole number from 0 to 999999999999.";
+    if (where.startsWith("number")) return "The deal number is a whole number from 0 to 9223372036854775807.";
     if (where.startsWith("computers") || where.startsWith("name")) return "Every player needs a name (up to 24 characters).";
     return `${where}: ${first.msg}`;
   }

@@ -147,7 +147,11 @@ export function playAgainControls() {
 function showAgain(button, note) {
   if (!button || !people) return;
   const mine = people.seats[people.you];
+  const wasDisabled = button.disabled;
   button.disabled = !people.over || !mine || Boolean(mine.gone) || mine.again || Boolean(people.moved_to);
+  // the focus follows the play (game.js, followPlay): Play again, once it may be pressed, takes a resting focus
+  const resting = [document.body, document.getElementById("main")].includes(document.activeElement);
+  if (wasDisabled && !button.disabled && button.isConnected && resting) button.focus({ preventScroll: true });
   const yes = people.seats.filter((s) => s.again).map((s) => s.name);
   const waitingFor = people.seats.filter((s) => s.kind === "person" && !s.gone && !s.again).map((s) => s.name);
   note.textContent = people.moved_to

@@ -2,6 +2,7 @@
 
 import { cardName, cardPicture, suitLabel } from "/static/cards.js";
 import { applyAppearance } from "./appearance.js";
+import { showSeal } from "/static/game/seal.js";
 import { loadSettings } from "./settings.js";
 
 applyAppearance(loadSettings()); // the four-colour pack and high contrast of the Table settings, here too
@@ -23,6 +24,7 @@ async function load() {
   const response = await fetch(`/api/games/${root.dataset.game}/replay`);
   data = await response.json();
   $("replay-rules").textContent = `${data.rules} · ${data.players.join(", ")}`;
+  showSeal(data.commitment, $("seal"), $("deal-number"), "");
   if (!data.deals.length) {
     $("replay-empty").hidden = false;
     for (const id of ["replay-trick", "replay-seats"]) $(id).hidden = true;

@@ -70,7 +70,7 @@ export function announceAction(before, after, event) {
 
 // What is said when the table is shown whole (the page opened, a new hand): the hand, and the turn if yours.
 export function announceState(before, after) {
-  if (before && before.deal.index === after.deal.index && before.game.number === after.game.number) return;
+  if (before && before.deal.index === after.deal.index && before.game.id === after.game.id) return;
   if (after.game.over) say(`Game over. ${after.game.result || ""}`);
   else say(theHand(after));
 }

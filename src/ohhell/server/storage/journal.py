@@ -31,12 +31,13 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Protocol
 
 from sqlalchemy.engine import make_url
 
+from ohhell.commitment import new_salt
 from ohhell.web.models import utc_now
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,10 @@ class NewGame:
     seats: list[dict[str, Any]]
     owner: str
     replay_of: int | None = None
+    practice: bool = False
+    """The number was chosen (New game's number, Play these cards again): the series earns nothing."""
+    deal_salt: str = field(default_factory=new_salt)
+    """The salt of the number's commitment (:mod:`ohhell.commitment`)."""
 
 
 @dataclass(frozen=True)
@@ -155,8 +160,8 @@ def _plan(writes: Sequence[Write]) -> _Plan:
 
 
 _INSERT_GAME: Final = (
-    "INSERT INTO games (created_at, updated_at, deal_number, rules, first_dealer, seats, owner, shown_deal,"
-    " action_count, finished, totals, winners, replay_of) VALUES ({}) RETURNING id"
+    "INSERT INTO games (created_at, updated_at, deal_number, deal_salt, practice, rules, first_dealer, seats, owner,"
+    " shown_deal, action_count, finished, totals, winners, replay_of) VALUES ({}) RETURNING id"
 )
 _INSERT_ACTION: Final = "INSERT INTO actions (game_id, seq, deal_index, seat, action, reason, created_at) VALUES ({})"
 
@@ -229,11 +234,13 @@ class _Sqlite:
         try:
             for index, new in plan.creates:
                 row = connection.execute(
-                    _INSERT_GAME.format(", ".join("?" * 13)),
+                    _INSERT_GAME.format(", ".join("?" * 15)),
                     (
                         now,
                         now,
                         new.deal_number,
+                        new.deal_salt,
+                        new.practice,
                         json.dumps(new.rules),
                         new.first_dealer,
                         json.dumps(new.seats),
@@ -336,11 +343,13 @@ class _Postgres:
             async with connection.transaction(), connection.cursor() as cursor:
                 for index, new in plan.creates:
                     await cursor.execute(
-                        _INSERT_GAME.format(", ".join(["%s"] * 13)),
+                        _INSERT_GAME.format(", ".join(["%s"] * 15)),
                         (
                             now,
                             now,
                             new.deal_number,
+                            new.deal_salt,
+                            new.practice,
                             Json(new.rules),
                             new.first_dealer,
                             Json(new.seats),

@@ -1,6 +1,6 @@
 """The tables: one row per game, one row per action. The action log is the source of truth.
 
-A game row holds what the engine needs to deal the same cards again (the deal number, the rules as
+A game row holds what the engine needs to deal the same cards again (the deal number and its salt, the rules as
 ``Rules.to_json()``, the first dealer) and who sits where; the ``actions`` rows, in ``seq`` order,
 replayed onto ``Game(rules, number=…)`` rebuild any moment of the game exactly. The other columns of
 ``games`` (``finished``, ``totals``, ``winners``, ``action_count``) are kept for listing games without
@@ -27,6 +27,11 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     deal_number: Mapped[int] = mapped_column(BigInteger)
+    """Secret until the series is over, unless it is practice (docs/deal-numbers.md); never sent while it is played."""
+    deal_salt: Mapped[str] = mapped_column(String(64))
+    """The salt of the commitment every seat sees: SHA-256 of ``ohhell-commit/1:<number>:<salt>``."""
+    practice: Mapped[bool] = mapped_column(default=False)
+    """A series whose number was chosen (New game's number, Play these cards again): it earns nothing."""
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     """``Rules.to_json()``."""
     first_dealer: Mapped[int] = mapped_column(Integer)

@@ -56,6 +56,8 @@ class StoredGame:
     replay_of: int | None
     resigned: int | None = None
     actions: tuple[StoredAction, ...] = ()
+    deal_salt: str = ""
+    practice: bool = False
 
 
 def _stored(row: GameRow, actions: tuple[StoredAction, ...] = ()) -> StoredGame:
@@ -76,6 +78,8 @@ def _stored(row: GameRow, actions: tuple[StoredAction, ...] = ()) -> StoredGame:
         replay_of=row.replay_of,
         resigned=row.resigned,
         actions=actions,
+        deal_salt=row.deal_salt,
+        practice=row.practice,
     )
 
 
@@ -85,7 +89,7 @@ class GameNotFoundError(LookupError):
 
 _GAME_FIELDS: Final = (
     "id, created_at, updated_at, deal_number, rules, first_dealer, seats, owner, shown_deal, action_count,"
-    " finished, totals, winners, replay_of, resigned"
+    " finished, totals, winners, replay_of, resigned, deal_salt, practice"
 )
 
 
@@ -135,6 +139,8 @@ class _SqliteReads:
             winners,
             replay_of,
             resigned,
+            salt,
+            practice,
         ) = row
         return StoredGame(
             id=game_id,
@@ -152,6 +158,8 @@ class _SqliteReads:
             winners=_json(winners),
             replay_of=replay_of,
             resigned=resigned,
+            deal_salt=salt,
+            practice=bool(practice),
         )
 
     def game(self, game_id: int) -> StoredGame:
@@ -234,6 +242,8 @@ class Store:
             totals=None,
             winners=None,
             replay_of=new.replay_of,
+            deal_salt=new.deal_salt,
+            practice=new.practice,
         )
 
     async def append_action(self, game_id: int, action: StoredAction, progress: Progress | None = None) -> None:

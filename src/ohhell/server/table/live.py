@@ -29,6 +29,7 @@ import orjson
 
 from ohhell.actions import Action, action_text, bid, change, choose_trump, parse_action, play
 from ohhell.cards import SUIT_LETTERS, parse_card
+from ohhell.commitment import secret_deal_number
 from ohhell.deal import Trick
 from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game
@@ -56,6 +57,7 @@ from ohhell.server.table.messages import (
 from ohhell.server.table.players import bot_seed
 from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
+from ohhell.server.table.secret import secret_of
 from ohhell.server.table.thinkers import Thinkers
 from ohhell.web.events import EventTable
 from ohhell.web.models import utc_now
@@ -150,6 +152,29 @@ def rebuild_with_undos(stored: StoredGame) -> tuple[Game, list[undo.Undo]]:
     return game, undos
 
 
+def new_game(
+    rules: Rules,
+    number: int | None,
+    seats: list[Seat],
+    owner: str,
+    replay_of: int | None = None,
+    practice: bool | None = None,
+) -> NewGame:
+    """A new game's row: a secret number with a fresh salt, or (a number given) a practice series unless
+    ``practice`` is false."""
+    game = Game(rules, secret_deal_number() if number is None else number, names=[seat.name for seat in seats])
+    assert game.number is not None
+    return NewGame(
+        deal_number=game.number,
+        rules=rules.to_json(),
+        first_dealer=game.first_dealer,
+        seats=[seat.to_json() for seat in seats],
+        owner=owner,
+        replay_of=replay_of,
+        practice=number is not None if practice is None else practice,
+    )
+
+
 def move_action(message: MoveMessage) -> Action:
     """The engine action a move message asks for (:class:`~ohhell.errors.OhHellError` if it names none)."""
     if isinstance(message, BidMessage):
@@ -189,6 +214,8 @@ class Table:
         """The seats that took back a move (the series is marked so in the statistics)."""
         self.seats = [Seat.from_json(seat) for seat in stored.seats]
         self.names = tuple(seat.name for seat in self.seats)
+        self.secret = secret_of(stored)
+        """The deal number, sealed until the series is over (:mod:`ohhell.server.table.secret`)."""
         self.has_humans = any(seat.is_human for seat in self.seats)
         self.undo_by_host = False
         """Undo allowed by the table's host (a club whose admins allow it), even without computer players."""
@@ -221,7 +248,7 @@ class Table:
     def facts(self) -> snapshot.TableFacts:
         """The public facts the snapshot needs."""
         sealed = self.event is not None and not self.event_closed()
-        return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons, sealed)
+        return snapshot.TableFacts(self.id, self.seats, self.shown_deal, self.reasons, self.secret, sealed)
 
     @property
     def waiting_for_next(self) -> bool:
@@ -800,22 +827,22 @@ class Tables:
         return table
 
     async def start(
-        self, rules: Rules, number: int | None, seats: list[Seat], owner: str, replay_of: int | None = None
+        self,
+        rules: Rules,
+        number: int | None,
+        seats: list[Seat],
+        owner: str,
+        replay_of: int | None = None,
+        practice: bool | None = None,
     ) -> StoredGame:
-        """Store a new game (the number drawn if not given); its table opens when it is first needed."""
-        game = Game(rules, number, names=[seat.name for seat in seats])
-        assert game.number is not None
+        """Store a new game; its table opens when it is first needed.
+
+        Without a number a secret one is drawn (:func:`~ohhell.commitment.secret_deal_number`); a number given (New
+        game's, Play these cards again) makes the series practice, which earns nothing (docs/deal-numbers.md), unless
+        ``practice`` says otherwise (a duplicate event's secret number, which nobody chose).
+        """
         self.started += 1
-        return await self.store.create_game(
-            NewGame(
-                deal_number=game.number,
-                rules=rules.to_json(),
-                first_dealer=game.first_dealer,
-                seats=[seat.to_json() for seat in seats],
-                owner=owner,
-                replay_of=replay_of,
-            )
-        )
+        return await self.store.create_game(new_game(rules, number, seats, owner, replay_of, practice))
 
     def _start_sweeping(self) -> None:
         if self._sweeper is None or self._sweeper.done():
@@ -864,8 +891,11 @@ class Tables:
 
     def _series_ended(self, table: Table) -> None:
         """Hand the finished series to the results hook, off the table's lock (a failure is logged, not raised:
-        ``ohhell club rebuild-stats`` finds and stores what was missed)."""
+        ``ohhell club rebuild-stats`` finds and stores what was missed). A practice series is not handed on: it
+        earns no XP, statistics, rating or club win."""
         self.ended += 1
+        if table.secret.practice:
+            return
         seats = [seat.to_json() for seat in table.seats]
         result = series_result(table.game, seats, table.id, utc_now(), undos=table.undone)
 

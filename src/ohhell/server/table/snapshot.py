@@ -24,6 +24,7 @@ from ohhell.game import Game
 from ohhell.server.party.spectator import WATCHER, public_view
 from ohhell.server.table import wording
 from ohhell.server.table.seats import Seat
+from ohhell.server.table.secret import DealSecret
 from ohhell.view import SeatView, seat_view
 
 
@@ -36,6 +37,8 @@ class TableFacts:
     shown_deal: int
     reasons: Mapping[int, str]
     """Computer players' explanations (Why?), by the ``seq`` of their action."""
+    secret: DealSecret | None = None
+    """The deal number and its commitment (:mod:`ohhell.server.table.secret`); none: nothing is told of it."""
     sealed: bool = False
     """The deal number is kept from every seat (a duplicate event's table, until the event closes)."""
     names: tuple[str, ...] = field(init=False)
@@ -58,7 +61,8 @@ def first_seq(game: Game, deal_index: int) -> int:
 def shown_view(game: Game, facts: TableFacts, seat: int) -> SeatView:
     """``seat``'s view of the deal the table shows (a finished one while it waits for Next hand).
 
-    A spectator (:data:`~ohhell.server.party.spectator.WATCHER`) gets the public view, which holds no hand.
+    A spectator (:data:`~ohhell.server.party.spectator.WATCHER`) gets the public view, which holds no hand. No view
+    carries the deal number: it stays on the server (:mod:`ohhell.server.table.secret`).
     """
     if seat == WATCHER:
         return public_view(game.deals[facts.shown_deal], game.totals_before(facts.shown_deal))
@@ -105,7 +109,6 @@ def _game_setting(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
     """The game part's keys that no action changes."""
     return {
         "id": facts.game_id,
-        "number": None if facts.sealed else game.number,
         "preset": game.rules.preset_name,
         "rules": game.rules.describe(),
         "deals": game.rules.deals,
@@ -127,6 +130,7 @@ def _game_progress(game: Game, facts: TableFacts, seat: int) -> dict[str, Any]:
         "resigned": game.resigned,
         "waiting_for_next": shown_finished and not game.is_over,
         "next_deal": facts.shown_deal + 1 if shown_finished and not game.is_over else None,
+        "commitment": None if facts.secret is None else facts.secret.part(seat, game.is_over and not facts.sealed),
     }
 
 
