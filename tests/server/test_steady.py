@@ -22,8 +22,11 @@ from ohhell.site.loopwatch import LoopWatch
 from server.seriesplay import play_series
 from server.serving import RunningServer, player, run_async, start_game
 
-HELD_BOUND_MS: Final = 100.0
-"""The longest the loop may be held up by one piece of work (a callback, a collection, a wait for the disk)."""
+BUSY_BOUND_MS: Final = 100.0
+"""The longest the loop's thread may work on a core while the loop is late (a callback, a collection)."""
+HELD_BOUND_MS: Final = 1000.0
+"""The longest it may be held up in all, waits for the disk or the interpreter lock included (a loaded machine
+makes those long, when the thread holding the lock waits for a core)."""
 PEOPLE: Final = 10
 SERIES_EACH: Final = 2
 
@@ -75,10 +78,9 @@ def test_series_end_and_begin_without_holding_up_the_loop(steady_server: Running
     assert after["tables"]["started"] - before["tables"]["started"] == PEOPLE * SERIES_EACH
     loop = after["loop"]
     assert loop["ticks"] > before["loop"]["ticks"]  # the loop was measured all along
-    assert loop["held_max_ms"] <= HELD_BOUND_MS, (
-        f"the event loop was held up for {loop['held_max_ms']} ms (lag {loop['lag_max_ms']} ms); where: "
-        f"{loop['stall_sites'][:5]}; collections: {loop['gc']}"
-    )
+    where = f"where: {loop['stall_sites'][:5]}; collections: {loop['gc']}"
+    assert loop["busy_max_ms"] <= BUSY_BOUND_MS, f"the event loop worked {loop['busy_max_ms']} ms at once; {where}"
+    assert loop["held_max_ms"] <= HELD_BOUND_MS, f"the event loop was held up {loop['held_max_ms']} ms; {where}"
 
 
 def test_the_stats_are_for_this_machine_only(steady_server: RunningServer) -> None:
@@ -107,9 +109,32 @@ def test_the_watch_measures_work_that_holds_the_loop_and_says_where() -> None:
 
     stats = asyncio.run(held_up())
     assert stats["held_max_ms"] >= 100.0  # the loop's thread slept: no wait for a core to take away
+    assert stats["busy_max_ms"] < stats["held_max_ms"] or not stats["core_wait_known"]  # and worked little
     assert stats["lag_max_ms"] >= stats["held_max_ms"]
     assert stats["windows"] and max(w["held_max_ms"] for w in stats["windows"]) == stats["held_max_ms"]
     assert any("held_up" in site["stack"] for site in stats["stall_sites"]), stats["stall_sites"]
     assert stats["gc"]["collections"][2] >= 1
     gc.collect()
     assert watch.stats()["gc"]["collections"] == stats["gc"]["collections"]  # stopped: no longer told
+
+
+def test_the_watch_tells_the_loops_own_work_from_its_waits() -> None:
+    watch = LoopWatch()
+
+    async def works() -> dict[str, Any]:
+        watch.start()
+        try:
+            await asyncio.sleep(0.05)
+            until = time.thread_time() + 0.15
+            while time.thread_time() < until:  # a callback that works 150 ms on a core, however long that takes
+                pass
+            await asyncio.sleep(0.05)
+        finally:
+            watch.stop()
+        return watch.stats()
+
+    stats = asyncio.run(works())
+    if not stats["core_wait_known"]:
+        pytest.skip("this system does not say how long a thread waited for a core")
+    assert stats["busy_max_ms"] >= 100.0
+    assert stats["held_max_ms"] >= stats["busy_max_ms"] and stats["lag_max_ms"] >= stats["held_max_ms"]

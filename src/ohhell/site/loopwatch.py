@@ -60,9 +60,11 @@ class Window:
     ticks: int = 0
     lag_max_ms: float = 0.0
     held_max_ms: float = 0.0
+    busy_max_ms: float = 0.0
     stalls: int = 0
     """Ticks held up :data:`STALL_MS` or more."""
     gc_max_ms: float = 0.0
+    """The longest collection on the loop's thread, in its CPU time (the collector's own work)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +72,7 @@ class Window:
             "ticks": self.ticks,
             "lag_max_ms": round(self.lag_max_ms, 2),
             "held_max_ms": round(self.held_max_ms, 2),
+            "busy_max_ms": round(self.busy_max_ms, 2),
             "stalls": self.stalls,
             "gc_max_ms": round(self.gc_max_ms, 2),
         }
@@ -97,6 +100,8 @@ class LoopWatch:
         self.ticks = 0
         self.lag_max_ms = 0.0
         self.held_max_ms = 0.0
+        self.busy_max_ms = 0.0
+        """The most the loop's thread ran on a core while a tick was late (its own work, no wait of any kind)."""
         self.lag_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
         self.held_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
         self.windows: deque[Window] = deque(maxlen=WINDOWS_KEPT)
@@ -113,10 +118,12 @@ class LoopWatch:
         self._loop_thread = 0
         self._loop_native_id = 0
         self._stopping = threading.Event()
+        self.core_wait_known = False
+        """Whether Linux says how long the loop's thread waited for a core (else held and busy are the lag)."""
         self._schedstat: int | None = None
         """The loop thread's ``schedstat`` file, open (None where there is none)."""
-        self._waited = 0
-        """Nanoseconds the loop thread had waited for a core, at the last tick."""
+        self._ran = self._waited = 0
+        """Nanoseconds the loop thread had run on a core, and waited for one, at the last tick."""
 
     # ----------------------------------------------------------------- starting and stopping
 
@@ -127,7 +134,8 @@ class LoopWatch:
         self._loop_native_id = threading.get_native_id()
         with contextlib.suppress(OSError, AttributeError):
             self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
-        self._waited = self._core_wait()
+        self.core_wait_known = self._schedstat is not None
+        self._ran, self._waited = self._sched()
         self._due = self._loop.time() + self.tick_seconds
         self._beat = time.monotonic()
         self._handle = self._loop.call_at(self._due, self._tick)
@@ -163,14 +171,16 @@ class LoopWatch:
             return ""
         return f" [{state} {waiting}]" if waiting not in ("", "0") else f" [{state}]"
 
-    def _core_wait(self) -> int:
-        """Nanoseconds the loop thread has waited, runnable, for a core (0 where Linux does not say)."""
+    def _sched(self) -> tuple[int, int]:
+        """Nanoseconds the loop thread has run on a core, and waited, runnable, for one (0 where Linux does not
+        say; a wait still going on is counted once it is over)."""
         if self._schedstat is None:
-            return 0
+            return 0, 0
         try:
-            return int(os.pread(self._schedstat, 128, 0).split()[1])
-        except (OSError, IndexError, ValueError):
-            return 0
+            ran, waited = os.pread(self._schedstat, 128, 0).split()[:2]
+            return int(ran), int(waited)
+        except (OSError, ValueError):
+            return 0, 0
 
     # ----------------------------------------------------------------- measuring
 
@@ -183,18 +193,22 @@ class LoopWatch:
     def _tick(self) -> None:
         assert self._loop is not None
         now = self._loop.time()
-        waited = self._core_wait()
+        ran, waited = self._sched()
         lag_ms = 1000 * (now - self._due)
-        self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6)
-        self._waited = waited
+        busy_ms = (ran - self._ran) / 1e6 - 1000 * self.tick_seconds if self._schedstat is not None else lag_ms
+        self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6, busy_ms)
+        self._ran, self._waited = ran, waited
         self._beat = time.monotonic()
         self._due = now + self.tick_seconds
         self._handle = self._loop.call_at(self._due, self._tick)
 
-    def record_lag(self, lag_ms: float, held_ms: float) -> None:
-        """Count one tick that ran ``lag_ms`` late, ``held_ms`` of it not waiting for a core."""
+    def record_lag(self, lag_ms: float, held_ms: float, busy_ms: float) -> None:
+        """Count one tick that ran ``lag_ms`` late: ``held_ms`` of it not waiting for a core, ``busy_ms`` of it
+        running on one."""
         lag_ms = max(0.0, lag_ms)
         held_ms = min(lag_ms, max(0.0, held_ms))
+        busy_ms = min(held_ms, max(0.0, busy_ms))
+        self.busy_max_ms = max(self.busy_max_ms, busy_ms)
         self.ticks += 1
         self.lag_max_ms = max(self.lag_max_ms, lag_ms)
         self.held_max_ms = max(self.held_max_ms, held_ms)
@@ -204,6 +218,7 @@ class LoopWatch:
         window.ticks += 1
         window.lag_max_ms = max(window.lag_max_ms, lag_ms)
         window.held_max_ms = max(window.held_max_ms, held_ms)
+        window.busy_max_ms = max(window.busy_max_ms, busy_ms)
         if held_ms >= self.stall_ms:
             window.stalls += 1
             if held_ms >= LOG_STALL_MS:
@@ -223,24 +238,28 @@ class LoopWatch:
         self.collections.total_ms += took
         if threading.get_ident() == self._loop_thread:
             window = self._window()
-            window.gc_max_ms = max(window.gc_max_ms, took)
+            window.gc_max_ms = max(window.gc_max_ms, worked)
 
     def _watch(self) -> None:
         """The watching thread: note the loop thread's stack once per stall."""
         noted = 0.0
         while not self._stopping.wait(WATCH_SECONDS):
-            beat, waited = self._beat, self._waited
+            beat, ran, waited = self._beat, self._ran, self._waited
             overdue_ms = 1000 * (time.monotonic() - beat) - 1000 * self.tick_seconds
             if overdue_ms < self.stall_ms or beat == noted:
                 continue
-            overdue_ms -= (self._core_wait() - waited) / 1e6  # the loop's thread waiting for a core holds nothing
+            ran_now, waited_now = self._sched()
+            overdue_ms -= (waited_now - waited) / 1e6  # the loop's thread waiting for a core holds nothing
             if overdue_ms < self.stall_ms:
                 continue
+            state = self._thread_state()
+            if state.startswith(" [R") and self._schedstat is not None and (ran_now - ran) / 1e6 < overdue_ms / 2:
+                continue  # runnable but it has hardly run: waiting for a core (a wait not counted until it ends)
             noted = beat
             frame = sys._current_frames().get(self._loop_thread)
             if frame is None:
                 continue
-            site = stack_summary(traceback.extract_stack(frame)) + self._thread_state()
+            site = stack_summary(traceback.extract_stack(frame)) + state
             self.stall_sites[site] += 1
             if len(self.stall_sites) > 4 * STALL_SITES_KEPT:
                 self.stall_sites = Counter(dict(self.stall_sites.most_common(STALL_SITES_KEPT)))
@@ -259,7 +278,8 @@ class LoopWatch:
             "ticks": self.ticks,
             "lag_max_ms": round(self.lag_max_ms, 2),
             "held_max_ms": round(self.held_max_ms, 2),
-            "core_wait_known": self._schedstat is not None,
+            "busy_max_ms": round(self.busy_max_ms, 2),
+            "core_wait_known": self.core_wait_known,
             "lag_histogram_ms": dict(zip(buckets, self.lag_histogram, strict=True)),
             "held_histogram_ms": dict(zip(buckets, self.held_histogram, strict=True)),
             "windows": [window.as_json() for window in self.windows],
