@@ -57,7 +57,13 @@ MESSAGE_TIMEOUT: Final = 30.0
 
 UNLIMITED: Final = [
     f"--{limit}={10**6}"
-    for limit in ("sockets-per-address", "messages-per-address", "new-games-per-address", "new-games-per-player")
+    for limit in (
+        "sockets-per-address",
+        "messages-per-person",
+        "messages-per-address",
+        "new-games-per-address",
+        "new-games-per-player",
+    )
 ]
 """Every simulated person shares 127.0.0.1: the limits per address and per player are lifted for the benchmark."""
 

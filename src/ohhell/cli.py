@@ -225,6 +225,9 @@ def serve(
     sockets_per_address: Annotated[
         int, typer.Option(help="Game and watch sockets one address may hold open at once (per process).")
     ] = 200,
+    messages_per_person: Annotated[
+        float, typer.Option(help="Socket messages a second one person may send, all their sockets together.")
+    ] = 50.0,
     messages_per_address: Annotated[
         float, typer.Option(help="Socket messages a second one address may send, all its sockets together.")
     ] = 400.0,
@@ -250,6 +253,7 @@ def serve(
             redis_url=redis,
             trusted_proxies=tuple(trusted_proxy or ()),
             sockets_per_address=sockets_per_address,
+            messages_per_person=messages_per_person,
             messages_per_address=messages_per_address,
             new_games_per_address=new_games_per_address,
             new_games_per_player=new_games_per_player,

@@ -28,6 +28,8 @@ STARTUP_SECONDS: Final = 60.0
 RELAXED_LIMITS: Final = (
     "--sockets-per-address",
     "100000",
+    "--messages-per-person",
+    "100000",
     "--messages-per-address",
     "100000",
     "--new-games-per-address",

@@ -50,6 +50,9 @@ class ServerConfig:
     ``X-Forwarded-Proto`` are believed; from anyone else those headers are ignored (docs/hosting.md)."""
     sockets_per_address: int = 200
     """Game and watch sockets open at once from one address (in each server process)."""
+    messages_per_person: float = 50.0
+    """Socket messages a second from one person (player key; a spectator: address), all sockets together (twice
+    that at once): far above a person, or a program playing as fast as the table answers, far below a flood."""
     messages_per_address: float = 400.0
     """Socket messages a second from one address, all its sockets together (twice that at once)."""
     new_games_per_address: int = 30
@@ -71,8 +74,9 @@ class ServerConfig:
         for name in ("sockets_per_address", "new_games_per_address", "new_games_per_player"):
             if not 1 <= getattr(self, name) <= 1_000_000:
                 raise ValueError(f"{name} must be from 1 to 1000000, not {getattr(self, name)!r}")
-        if not 1 <= self.messages_per_address <= 1_000_000:
-            raise ValueError(f"messages_per_address must be from 1 to 1000000, not {self.messages_per_address!r}")
+        for name in ("messages_per_person", "messages_per_address"):
+            if not 1 <= getattr(self, name) <= 1_000_000:
+                raise ValueError(f"{name} must be from 1 to 1000000, not {getattr(self, name)!r}")
         for proxy in self.trusted_proxies:
             try:
                 ipaddress.ip_network(proxy)

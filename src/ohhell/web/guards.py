@@ -17,10 +17,6 @@ from typing import Any, Final, Literal
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-MESSAGES_PER_SECOND: Final = 50.0
-MESSAGE_BURST: Final = 100
-"""A connection may send 100 messages at once and 50 a second after that: far above a person (or a program playing
-as fast as the table answers), far below a flood."""
 CLOSE_AFTER_REFUSED: Final = 500
 """A connection that keeps sending after this many refusals is closed."""
 TOO_FAST: Final = orjson.dumps(

@@ -172,7 +172,7 @@ def game_router(
     event_tables: EventTables = events if events is not None else NoEvents()
     session_sockets = sockets if sockets is not None else OpenSockets()
     holder: dict[str, Any] = {}
-    messages_of_people = guards.Buckets(guards.MESSAGES_PER_SECOND, guards.MESSAGE_BURST)
+    messages_of_people = guards.Buckets(config.messages_per_person, 2 * config.messages_per_person)
     messages_of_addresses = guards.Buckets(config.messages_per_address, 2 * config.messages_per_address)
     games_of_players = Allowance(
         "new-games-player", config.new_games_per_player / NEW_GAMES_WINDOW, config.new_games_per_player
