@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -156,7 +158,16 @@ async def read_all(peer: Peer, codes: list[str]) -> None:
             codes.append(message["code"])
 
 
-def test_a_flood_of_messages_is_refused_then_closed(server: RunningServer) -> None:
+@pytest.fixture
+def strict(tmp_path: Path) -> Iterator[RunningServer]:
+    """A server with the default limits (the shared one lifts them)."""
+    running = RunningServer(f"sqlite:///{tmp_path / 'games.sqlite3'}", limits=()).start()
+    yield running
+    running.stop()
+
+
+def test_a_flood_of_messages_is_refused_then_closed(strict: RunningServer) -> None:
+    server = strict
     client = player(server)
     game = start_game(client)
 
