@@ -5,7 +5,8 @@ for the observation vector ``x`` of :class:`ohhell.env.SoloEnv`), trained by
 REINFORCE with a learned linear baseline (an actor-critic with Monte Carlo
 returns): every decision of a deal is credited with that deal's points, less the
 baseline's estimate, and both are updated with Adam. Only numpy is needed to
-train; matplotlib draws the learning curve.
+train; matplotlib draws the learning curve. Both come with the ``rl`` extra
+(``pip install '.[rl]'`` in a clone of ohhell: docs/research.md).
 
 Afterwards the agent (playing its most likely action), a uniformly random player
 and, for reference, a Normal player each play the same evaluation games from the
@@ -20,6 +21,7 @@ Run: ``python examples/train_solo.py [--seconds 240] [--eval-games 200] [--png l
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import random
@@ -187,6 +189,15 @@ def draw(curve: list[float], baselines: dict[str, float], path: Path) -> None:
     plt.close(fig)
 
 
+def require_matplotlib() -> None:
+    """Stop at once, not after the training, where matplotlib is missing."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise SystemExit(
+            "examples/train_solo.py draws its learning curve with matplotlib, which is not installed: "
+            "it comes with ohhell's rl extra (pip install '.[rl]' in a clone of ohhell; docs/research.md)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=240.0, help="training time (ignored with --games)")
@@ -196,6 +207,7 @@ def main() -> None:
     parser.add_argument("--png", type=Path, default=Path("learning_curve.png"))
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
+    require_matplotlib()
 
     env = SoloEnv("full", players=4, levels="normal", seat=0)
     agent = LinearAgent(env.encoding.size, env.layout.size, seed=args.seed)

@@ -32,8 +32,6 @@ def test_gymnasium_check_env_passes(preset: str, players: int, levels: str | lis
 
 
 def test_gymnasium_make_and_its_render_check() -> None:
-    import ohhell.env.solo  # noqa: F401  (registers ohhell/Solo-v0)
-
     made = gymnasium.make("ohhell/Solo-v0", preset="short", players=4, levels="easy", render_mode="ansi")
     with warnings.catch_warnings():
         warnings.simplefilter("error")

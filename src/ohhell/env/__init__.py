@@ -1,9 +1,10 @@
 """Research interfaces: PettingZoo, Gymnasium (and, in :mod:`ohhell.openspiel`, OpenSpiel) on every rule set.
 
-Install with ``pip install 'ohhell[rl]'``. See ``docs/research.md``.
+Install with ``pip install '.[rl]'`` in a clone (ohhell is not on PyPI). See ``docs/research.md``.
 
 * :func:`env` / :func:`raw_env`: a PettingZoo AEC environment, every seat an agent;
-* :class:`SoloEnv`: a Gymnasium environment, one seat against our computer players;
+* :class:`SoloEnv`: a Gymnasium environment, one seat against our computer players, also
+  ``gymnasium.make("ohhell/Solo-v0", ...)`` once this package is imported (:mod:`ohhell.env.registration`);
 * :func:`bot_policy`: our Easy, Normal and Hard players as policies for either;
 * :class:`ActionLayout` (the action ids), :class:`ObservationEncoding` and
   :class:`InformationStateEncoding` (the vectors, field by field), :class:`Table`
@@ -25,6 +26,7 @@ import numpy as np
 from ohhell.env.actions import ActionLayout, card_id
 from ohhell.env.encoding import Encoding, InformationStateEncoding, ObservationEncoding
 from ohhell.env.policy import BotPolicy, bot_policy
+from ohhell.env.registration import register_with_gymnasium
 from ohhell.env.table import Table
 from ohhell.rules import Rules
 
@@ -48,6 +50,8 @@ __all__ = [
     "env",
     "raw_env",
 ]
+
+register_with_gymnasium()
 
 
 def raw_env(

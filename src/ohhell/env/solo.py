@@ -190,6 +190,3 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         if table.is_over:
             info["totals"] = tuple(table.game.totals)
         return observation, info
-
-
-gymnasium.register(id="ohhell/Solo-v0", entry_point="ohhell.env.solo:SoloEnv")
