@@ -1,8 +1,9 @@
 """Computer-player benchmark: strength against OpenSpiel's ISMCTS, the level ladder, decision times.
 
 ``strength``: OpenSpiel's own ``oh_hell`` (4 players, 10 tricks; its engine and
-rules) with our Hard player in one seat and three ``pyspiel.ISMCTSBot`` (random
-rollouts, 1000 simulations, unlimited worlds, max visit count) in the others.
+rules) with our player in one seat (Hard, or any level ``make_bot`` builds, chosen
+by ``--player``) and three ``pyspiel.ISMCTSBot`` (random rollouts, 1000
+simulations, unlimited worlds, max visit count) in the others.
 Every deal is played four times, our player in each seat in turn (deal ``i``:
 OpenSpiel's chance outcomes from seed ``i``), and the same deals serve every
 opponent: ISMCTS with ``uct_c`` 1.5, ISMCTS with ``uct_c`` 4, and ``pyspiel.MCTSBot``
@@ -10,7 +11,14 @@ searching the true state (a perfect-information player, the ceiling reference).
 Our player sees OpenSpiel's deal only through an adapter that mirrors every
 action into our engine and hands the bot ``seat_view(deal, our_seat)``. The
 margin is our points per deal minus the opponents' mean, averaged over the four
-seatings of a deal; its standard error is over deals.
+seatings of a deal; its standard error is over deals. The deals and the
+opponents' seeds do not depend on the player, so the figures of two players are
+paired deal by deal (``margin_by_deal`` in the JSON); ISMCTS itself does not
+repeat its choices from run to run even with the same seed, so pairing removes
+the luck of the cards but not the opponents' noise. Every decision of our
+player, bids and cards, is timed in the same run (the ``decide`` call alone):
+median, 95th percentile and maximum beside the margin, in wall-clock time and in
+the CPU time of the process's thread (which leaves out waits for a busy core).
 
 ``ladder``: in our engine, one Hard, Normal, Easy and random player at a table of
 four, each game played four times with the levels rotated over the seats, under
@@ -18,10 +26,11 @@ the ``full``, ``up-and-down`` and ``magicians`` presets: mean points per deal,
 games won (ties share), and each level's margin over the next with its standard
 error over game numbers.
 
-``timing``: each level in one seat of 4-player 10-card ``full`` deals (Normal in
-the others): median, 95th percentile and maximum decision time.
+``timing``: each level (Easy, Normal, Hard and the ``--player``) in one seat of
+4-player 10-card ``full`` deals (Normal in the others): median, 95th percentile
+and maximum decision time.
 
-Run: ``python bench/bots.py [--parts strength,ladder,timing] [--deals 600] [--games 20] [--quick]``
+Run: ``python bench/bots.py [--parts strength,ladder,timing] [--player hard] [--deals 600] [--games 20] [--quick]``
 """
 
 from __future__ import annotations
@@ -34,14 +43,15 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from ohhell.actions import BID_BASE, Action
-from ohhell.bots import make_bot
+from ohhell.bots import LEVELS, make_bot
 from ohhell.bots.base import Bot, Budget, Decision
 from ohhell.bots.hard import DEFAULT_BUDGET, EXPLORATION, MAX_SIMULATIONS, NOISE, RIVALRY, SKILL, HardBot
 from ohhell.bots.knowledge import Knowledge
@@ -131,7 +141,7 @@ def to_ours(action: int) -> Action:
 
 
 REFERENCES: Final = ("ismcts-4", "ismcts-4x5", "ismcts-4x25", "perfect-info", "perfect-info-x5")
-"""OpenSpiel bots that can take our seat instead of Hard (``--reference``), to see what the goal asks of a player."""
+"""OpenSpiel bots that can take our player's seat (``--reference``), to see what the goal asks of a player."""
 
 
 def opponent_bot(kind: str, game: Any, seed: int) -> Any:
@@ -267,16 +277,26 @@ class HardSettings:
         return bot
 
 
+def level_bot(level: str, hard: HardSettings) -> Bot:
+    """The player of ``level`` (any level :func:`~ohhell.bots.make_bot` knows); Hard with the benchmark's settings."""
+    return hard.bot() if level == "hard" else make_bot(level)
+
+
 @dataclass(frozen=True)
 class Seating:
-    """One game of the strength test: deal seed, our seat, the opponents and our player's settings."""
+    """One game of the strength test: deal seed, our seat, the opponents and our player's level and settings.
+
+    Only names and settings, so a worker process builds the player itself.
+    """
 
     deal_seed: int
     our_seat: int
     opponent: str
     hard: HardSettings
     reference: str | None = None
-    """An OpenSpiel bot (one of :data:`REFERENCES`) in our seat instead of Hard."""
+    """An OpenSpiel bot (one of :data:`REFERENCES`) in our seat instead of our player."""
+    player: str = "hard"
+    """Our player's level, built by :func:`level_bot`."""
 
 
 def openspiel_deal(deal_seed: int) -> tuple[Any, Any, Deal]:
@@ -291,26 +311,51 @@ def openspiel_deal(deal_seed: int) -> tuple[Any, Any, Deal]:
     return game, state, mirror_deal(outcomes)
 
 
+class Stopwatch:
+    """The wall-clock and CPU time of each call it times.
+
+    The CPU time is this thread's, so it leaves out the time the process waited for a core: on a machine shared with
+    other jobs (or with ``--workers`` above the free cores) the wall-clock tail grows, the CPU figures do not.
+    """
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    @contextmanager
+    def timing(self) -> Iterator[None]:
+        """Time the body of a ``with`` block."""
+        wall, cpu = time.perf_counter(), time.thread_time()
+        yield
+        self.cpu.append(time.thread_time() - cpu)
+        self.wall.append(time.perf_counter() - wall)
+
+
 def play_openspiel(seating: Seating) -> dict[str, Any]:
-    """Play one OpenSpiel deal with our Hard player in ``our_seat``; check both engines score it alike."""
+    """Play one OpenSpiel deal with our player in ``our_seat``; check both engines score it alike.
+
+    ``times`` and ``cpu_times`` hold how long each of our decisions took (wall-clock and CPU seconds): the bot's
+    ``decide`` (or the reference's ``step``) alone.
+    """
     game, state, deal = openspiel_deal(seating.deal_seed)
     base = seating.deal_seed * 16 + seating.our_seat * 4
     bots = {p: opponent_bot(seating.opponent, game, base + p) for p in range(PLAYERS) if p != seating.our_seat}
-    ours = seating.hard.bot()
+    ours = level_bot(seating.player, seating.hard)
     if isinstance(ours, CheatingHard):
         ours.deal = deal
     reference = None if seating.reference is None else opponent_bot(seating.reference, game, base + 99)
     rng = random.Random(base)
-    times = []
+    clock = Stopwatch()
     while not state.is_terminal():
         player = state.current_player()
-        if player == seating.our_seat:
-            start = time.perf_counter()
-            if reference is not None:
+        if player == seating.our_seat and reference is not None:
+            with clock.timing():
                 action = reference.step(state)
-            else:
-                action = to_openspiel(ours.decide(seat_view(deal, player), rng).action)
-            times.append(time.perf_counter() - start)
+        elif player == seating.our_seat:
+            view = seat_view(deal, player)
+            with clock.timing():
+                decision = ours.decide(view, rng)
+            action = to_openspiel(decision.action)
         else:
             action = bots[player].step(state)
         state.apply_action(action)
@@ -324,7 +369,8 @@ def play_openspiel(seating: Seating) -> dict[str, Any]:
         "points": returns,
         "bids": deal.bids,
         "tricks": deal.tricks_won,
-        "times": times,
+        "times": clock.wall,
+        "cpu_times": clock.cpu,
     }
 
 
@@ -336,16 +382,23 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
 
 
 def strength(
-    deals: range, opponents: Iterable[str], hard: HardSettings, workers: int, reference: str | None = None
+    deals: range,
+    opponents: Iterable[str],
+    hard: HardSettings,
+    workers: int,
+    reference: str | None = None,
+    player: str = "hard",
 ) -> dict[str, Any]:
-    """Our Hard player (or ``reference``) against each opponent kind, every deal played with it in each seat."""
+    """Our ``player`` (or ``reference``) against each opponent kind, every deal played with it in each seat."""
+    seated = reference or player
     results: dict[str, Any] = {}
     for opponent in opponents:
-        seatings = [Seating(d, seat, opponent, hard, reference) for d in deals for seat in range(PLAYERS)]
+        seatings = [Seating(d, seat, opponent, hard, reference, player) for d in deals for seat in range(PLAYERS)]
         started = time.perf_counter()
         games = _map(play_openspiel, seatings, workers)
         by_deal: dict[int, list[float]] = {}
         times = sorted(t for g in games for t in g["times"])
+        cpu_times = sorted(t for g in games for t in g["cpu_times"])
         ours_exact: list[bool] = []
         theirs_exact: list[bool] = []
         ours_points: list[int] = []
@@ -360,6 +413,7 @@ def strength(
             theirs_exact.extend(g["bids"][p] == g["tricks"][p] for p in range(PLAYERS) if p != me)
         margin, se = mean_se([statistics.mean(v) for v in by_deal.values()])
         results[opponent] = {
+            "player": seated,
             "deals": len(deals),
             "first_deal": deals.start,
             "games": len(games),
@@ -370,7 +424,9 @@ def strength(
             "our_exact_rate": statistics.mean(ours_exact),
             "their_exact_rate": statistics.mean(theirs_exact),
             "wall_seconds": time.perf_counter() - started,
+            "our_decisions": len(times),
             "our_decision_seconds": _spread(times),
+            "our_decision_cpu_seconds": _spread(cpu_times),
             "margin_by_deal": {str(d): statistics.mean(v) for d, v in sorted(by_deal.items())},
         }
         _print_strength(opponent, results[opponent])
@@ -386,19 +442,27 @@ def _spread(ordered: list[float]) -> dict[str, float]:
     }
 
 
+def _milliseconds(spread: dict[str, float]) -> str:
+    """A spread of durations as ``median/p95/max`` in milliseconds."""
+    return "/".join(f"{1000 * spread[k]:.2f}" for k in ("median", "p95", "max"))
+
+
 def _print_strength(opponent: str, r: dict[str, Any]) -> None:
     print(
-        f"{opponent:<14}{r['deals']:>7}{r['games']:>7}{r['margin']:>+9.2f} ± {r['margin_se']:<6.2f}"
-        f"{r['our_mean']:>8.2f}{r['their_mean']:>8.2f}{r['our_exact_rate']:>9.1%}{r['their_exact_rate']:>9.1%}",
+        f"{r['player']:<12}{opponent:<14}{r['deals']:>7}{r['games']:>7}{r['margin']:>+9.2f} ± {r['margin_se']:<6.2f}"
+        f"{r['our_mean']:>8.2f}{r['their_mean']:>8.2f}{r['our_exact_rate']:>9.1%}{r['their_exact_rate']:>9.1%}"
+        f"  {_milliseconds(r['our_decision_seconds']):<22}{_milliseconds(r['our_decision_cpu_seconds'])}",
         flush=True,
     )
 
 
-def _strength_header(reference: str | None = None) -> None:
-    seated = f"the reference {reference}" if reference else "our Hard"
-    print(f"\nStrength in OpenSpiel oh_hell ({PLAYERS} players, {TRICKS} tricks): {seated} in one seat")
+def _strength_header(seated: str, reference: bool) -> None:
+    who = f"the reference {seated}" if reference else f"our {seated}"
+    print(f"\nStrength in OpenSpiel oh_hell ({PLAYERS} players, {TRICKS} tricks): {who} in one seat")
+    print(f"{'':<94}our decision times, ms: median/p95/max")
     print(
-        f"{'opponents':<14}{'deals':>7}{'games':>7}{'margin':>9}{'':<9}{'ours':>8}{'theirs':>8}{'exact':>9}{'(them)':>9}"
+        f"{'player':<12}{'opponents':<14}{'deals':>7}{'games':>7}{'margin':>9}{'':<9}{'ours':>8}{'theirs':>8}"
+        f"{'exact':>9}{'(them)':>9}  {'wall-clock':<22}CPU"
     )
 
 
@@ -416,7 +480,7 @@ def play_ladder(task: LadderGame) -> dict[str, Any]:
     """One full game of the four levels; returns each level's total, deals and whether it won (ties share)."""
     rules = Rules.preset(task.preset, players=PLAYERS)
     levels = [LADDER[(seat + task.rotation) % PLAYERS] for seat in range(PLAYERS)]
-    bots: list[Bot] = [task.hard.bot() if level == "hard" else make_bot(level) for level in levels]
+    bots: list[Bot] = [level_bot(level, task.hard) for level in levels]
     game = Game(rules, number=task.number)
     play_game(game, bots, random.Random(task.number * 4 + task.rotation))
     winners = game.winners or []
@@ -466,14 +530,12 @@ class Timed:
     def __init__(self, inner: Bot) -> None:
         self.inner = inner
         self.level = inner.level
-        self.times: list[float] = []
+        self.clock = Stopwatch()
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
         """The inner bot's decision, timed."""
-        start = time.perf_counter()
-        decision = self.inner.decide(view, rng, budget)
-        self.times.append(time.perf_counter() - start)
-        return decision
+        with self.clock.timing():
+            return self.inner.decide(view, rng, budget)
 
 
 def timing(deals: int, levels: Sequence[str], hard: HardSettings) -> dict[str, Any]:
@@ -484,16 +546,16 @@ def timing(deals: int, levels: Sequence[str], hard: HardSettings) -> dict[str, A
     print(f"\nDecision times, {PLAYERS} players, {TRICKS}-card deals, {deals} deals per level (one process)")
     print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p95 ms':>9}{'max ms':>9}")
     for level in levels:
-        timed = Timed(hard.bot() if level == "hard" else make_bot(level))
+        timed = Timed(level_bot(level, hard))
         for d in range(deals):
             deal = deal_from_pack(rules, shuffled_pack(d, PLAYERS, False, 0), d % PLAYERS, 0)
             bots: list[Bot] = [normal] * PLAYERS
             bots[d % PLAYERS] = timed
             play_deal(deal, bots, random.Random(d))
-        spread = _spread(sorted(timed.times))
-        row = {"decisions": len(timed.times), **{f"{k}_ms": 1000 * v for k, v in spread.items()}}
+        spread = _spread(sorted(timed.clock.wall))
+        row = {"decisions": len(timed.clock.wall), **{f"{k}_ms": 1000 * v for k, v in spread.items()}}
         results[level] = row
-        print(f"{level:<8}{row['decisions']:>10}{row['median_ms']:>11.1f}{row['p95_ms']:>9.1f}{row['max_ms']:>9.1f}")
+        print(f"{level:<8}{row['decisions']:>10}{row['median_ms']:>11.2f}{row['p95_ms']:>9.2f}{row['max_ms']:>9.2f}")
     return results
 
 
@@ -523,9 +585,25 @@ def _map(function: Callable[[Any], dict[str, Any]], tasks: list[Any], workers: i
     return results
 
 
+def player_level(text: str) -> str:
+    """``--player``: a level :func:`~ohhell.bots.make_bot` builds (asked at run time, so new levels count)."""
+    try:
+        make_bot(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default="strength,ladder,timing", help="comma-separated: strength, ladder, timing")
+    parser.add_argument(
+        "--player",
+        type=player_level,
+        default="hard",
+        help=f"strength: the level in our seat ({', '.join(LEVELS)}; the --hard-* options set Hard wherever it plays)"
+        "; timing: measured beside Easy, Normal and Hard",
+    )
     parser.add_argument("--deals", type=int, default=600, help="strength: deals per opponent (each played 4 times)")
     parser.add_argument("--first-deal", type=int, default=0, help="strength: the first deal's seed (to split runs)")
     parser.add_argument("--opponents", default=",".join(OPPONENTS), help=f"strength: any of {', '.join(OPPONENTS)}")
@@ -599,12 +677,16 @@ def main() -> None:
     parser.add_argument(
         "--reference",
         choices=REFERENCES,
-        help="strength: this OpenSpiel bot takes our seat instead of Hard (what the goal asks of a player)",
+        help="strength: this OpenSpiel bot takes our seat instead of our player (what the goal asks of a player)",
     )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 deals, 1 ladder game, 3 timing deals")
     parser.add_argument("--json", default="bench/results/bots.json", help="where to write the figures")
     args = parser.parse_args()
+    if unknown := set(args.opponents.split(",")) - set(OPPONENTS):
+        parser.error(f"unknown opponents {', '.join(sorted(unknown))}: use any of {', '.join(OPPONENTS)}")
+    if args.reference and args.player != "hard":
+        parser.error(f"--reference takes our seat, so it cannot be played with --player {args.player}")
     if args.quick:
         args.deals, args.games, args.timing_deals = 4, 1, 3
     parts = set(args.parts.split(","))
@@ -653,17 +735,20 @@ def main() -> None:
             "other_exploration": args.hard_other_c,
             "other_policy": args.hard_other_policy,
         },
+        "player": args.player,
         "reference": args.reference,
     }
     if "strength" in parts:
-        _strength_header(args.reference)
+        _strength_header(args.reference or args.player, args.reference is not None)
         deals = range(args.first_deal, args.first_deal + args.deals)
-        report["strength"] = strength(deals, args.opponents.split(","), hard, args.workers, args.reference)
+        opponents = args.opponents.split(",")
+        report["strength"] = strength(deals, opponents, hard, args.workers, args.reference, args.player)
     if "ladder" in parts:
         games = range(args.first_game, args.first_game + args.games)
         report["ladder"] = ladder(games, hard, args.workers, args.presets.split(","))
     if "timing" in parts:
-        report["timing"] = timing(args.timing_deals, ("easy", "normal", "hard"), hard)
+        levels = tuple(dict.fromkeys(("easy", "normal", "hard", args.player)))
+        report["timing"] = timing(args.timing_deals, levels, hard)
     path = Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2) + "\n")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
+import statistics
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -16,11 +19,12 @@ from ohhell.view import seat_view
 
 pyspiel = pytest.importorskip("pyspiel")
 
+BENCH = Path(__file__).parents[2] / "bench" / "bots.py"
+
 
 def bench() -> ModuleType:
     """``bench/bots.py``, which is a script, not part of the package."""
-    path = Path(__file__).parents[2] / "bench" / "bots.py"
-    spec = importlib.util.spec_from_file_location("bench_bots", path)
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look themselves up there
@@ -68,6 +72,42 @@ def test_a_reference_bot_can_take_our_seat_and_the_engines_still_agree() -> None
     result = b.play_openspiel(b.Seating(0, 2, "ismcts-1.5", b.HardSettings(worlds=2), reference="ismcts-4"))
     assert result["seat"] == 2 and len(result["times"]) == 11  # a bid and ten cards, all by the reference
     assert sum(result["tricks"]) == 10
+
+
+def test_any_level_can_take_our_seat_and_every_decision_is_timed() -> None:
+    b = bench()
+    result = b.play_openspiel(b.Seating(0, 1, "ismcts-1.5", b.HardSettings(), player="random"))
+    assert len(result["times"]) == len(result["cpu_times"]) == 11  # a bid and ten cards
+    assert all(t >= 0 for t in result["times"] + result["cpu_times"])
+    assert statistics.median(result["cpu_times"]) < 0.01  # the random player's microseconds, not Hard's search
+    assert sum(result["tricks"]) == 10
+
+
+def test_the_strength_run_names_its_player_and_reports_its_decision_times(tmp_path: Path) -> None:
+    out = tmp_path / "strength.json"
+    command = [sys.executable, str(BENCH), "--parts", "strength", "--player", "random", "--deals", "1"]
+    command += ["--opponents", "ismcts-1.5", "--workers", "2", "--json", str(out)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(out.read_text())
+    assert report["player"] == "random"
+    row = report["strength"]["ismcts-1.5"]
+    assert row["player"] == "random" and row["games"] == 4
+    assert row["our_decisions"] == 4 * 11  # every bid and card of ours, from both worker processes
+    for spread in (row["our_decision_seconds"], row["our_decision_cpu_seconds"]):
+        assert 0 <= spread["median"] <= spread["p95"] <= spread["max"]
+    assert row["our_decision_cpu_seconds"]["median"] < 0.01  # the workers built the random player, not Hard
+    assert list(row["margin_by_deal"]) == ["0"]
+    printed = [line for line in run.stdout.splitlines() if line.startswith("random")]
+    assert len(printed) == 1 and "ismcts-1.5" in printed[0]
+
+
+def test_an_unknown_player_level_is_refused_with_the_known_ones() -> None:
+    run = subprocess.run(
+        [sys.executable, str(BENCH), "--player", "expert"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.returncode == 2
+    assert "unknown level 'expert'" in run.stderr and "normal" in run.stderr
 
 
 def test_the_inference_probe_scores_pools_against_the_true_deal(monkeypatch: pytest.MonkeyPatch) -> None:
