@@ -562,7 +562,7 @@ def loop_figures(
     """The servers' own measures over the load (unix times ``began`` to ``ended``): the longest loop lag and
     hold-up (:mod:`ohhell.site.loopwatch`), where the loop was held up, the longest collection, the series ended and
     started; and the lag and hold-up minute by minute."""
-    lag_max = held_max = busy_max = gc_max = 0.0
+    lag_max = held_max = busy_max = stuck_max = gc_max = 0.0
     stalls = 0
     by_minute: dict[int, tuple[float, float]] = {}
     counts = {"series_started": 0, "series_ended": 0, "tables_let_go": 0}
@@ -578,6 +578,7 @@ def loop_figures(
             lag_max = max(lag_max, window["lag_max_ms"])
             held_max = max(held_max, window["held_max_ms"])
             busy_max = max(busy_max, window.get("busy_max_ms", 0.0))
+            stuck_max = max(stuck_max, window.get("stuck_max_ms", 0.0))
             gc_max = max(gc_max, window["gc_max_ms"])
             stalls += window["stalls"]
             minute = int(max(0.0, window["start"] - began) // 60)
@@ -595,6 +596,7 @@ def loop_figures(
         "lag_max_ms": round(lag_max, 1),
         "held_max_ms": round(held_max, 1),
         "busy_max_ms": round(busy_max, 1),
+        "stuck_max_ms": round(stuck_max, 1),
         "stalls": stalls,
         "gc_max_ms": round(gc_max, 1),
         **counts,
@@ -762,8 +764,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         ),
         (
             "server loop: lag / held up max, stalls, gc",
-            f"{loop['lag_max_ms']} / {loop['held_max_ms']} ms (busy {loop['busy_max_ms']}), {loop['stalls']} held"
-            f" 20 ms+, gc {loop['gc_max_ms']} ms",
+            f"{loop['lag_max_ms']} / {loop['held_max_ms']} ms (busy {loop['busy_max_ms']},"
+            f" stuck {loop['stuck_max_ms']}), {loop['stalls']} held 20 ms+, gc {loop['gc_max_ms']} ms",
         ),
         ("hidden cards seen (leaks)", "not scanned" if result["leaks"] is None else result["leaks"]),
         ("errors", f"{result['errors']} {result['error_kinds'] or ''}"),

@@ -24,9 +24,9 @@ from server.serving import RunningServer, player, run_async, start_game
 
 BUSY_BOUND_MS: Final = 100.0
 """The longest the loop's thread may work on a core while the loop is late (a callback, a collection)."""
-HELD_BOUND_MS: Final = 1000.0
-"""The longest it may be held up in all, waits for the disk or the interpreter lock included (a loaded machine
-makes those long, when the thread holding the lock waits for a core)."""
+STUCK_BOUND_MS: Final = 150.0
+"""The longest it may be held up by anything but the machine's load: its own work and its own waits (a sleep, the
+disk, a lock), what the loop's thread and the process's other threads waited for a core taken off."""
 PEOPLE: Final = 10
 SERIES_EACH: Final = 2
 
@@ -63,6 +63,14 @@ async def series_after_series(server: RunningServer, client: httpx.Client) -> in
 
 
 def test_series_end_and_begin_without_holding_up_the_loop(steady_server: RunningServer) -> None:
+    """Twenty series end and twenty begin under a small load, and no callback holds the loop past the bounds.
+
+    Shown to fail (2026-12-01, busy shared machine, load average 4-11): with a ``time.sleep(0.2)`` put back into
+    ``Tables._series_ended`` (the code that runs on the loop when a series ends) and the wheel reinstalled, the
+    test failed with the loop stuck 595 ms (series ending back to back), the stall site naming
+    ``_series_ended [S hrtimer_nanosleep]``; with it taken out again it passed three times in a row, stuck 14, 18
+    and 17 ms at most, and once more at 7 ms with four more processes spinning on the two cores.
+    """
     clients = [player(steady_server) for _ in range(PEOPLE)]
     before = server_stats(steady_server)
 
@@ -78,9 +86,11 @@ def test_series_end_and_begin_without_holding_up_the_loop(steady_server: Running
     assert after["tables"]["started"] - before["tables"]["started"] == PEOPLE * SERIES_EACH
     loop = after["loop"]
     assert loop["ticks"] > before["loop"]["ticks"]  # the loop was measured all along
-    where = f"where: {loop['stall_sites'][:5]}; collections: {loop['gc']}"
+    figures = {key: loop[key] for key in ("lag_max_ms", "held_max_ms", "busy_max_ms", "stuck_max_ms")}
+    print(f"the loop at worst: {figures}")  # shown with -s, and in the report of a failure
+    where = f"{figures}; where: {loop['stall_sites'][:5]}; collections: {loop['gc']}"
     assert loop["busy_max_ms"] <= BUSY_BOUND_MS, f"the event loop worked {loop['busy_max_ms']} ms at once; {where}"
-    assert loop["held_max_ms"] <= HELD_BOUND_MS, f"the event loop was held up {loop['held_max_ms']} ms; {where}"
+    assert loop["stuck_max_ms"] <= STUCK_BOUND_MS, f"the event loop was stuck {loop['stuck_max_ms']} ms; {where}"
 
 
 def test_the_stats_are_for_this_machine_only(steady_server: RunningServer) -> None:
@@ -111,6 +121,7 @@ def test_the_watch_measures_work_that_holds_the_loop_and_says_where() -> None:
     assert stats["held_max_ms"] >= 100.0  # the loop's thread slept: no wait for a core to take away
     assert stats["busy_max_ms"] < stats["held_max_ms"] or not stats["core_wait_known"]  # and worked little
     assert stats["lag_max_ms"] >= stats["held_max_ms"]
+    assert stats["stuck_max_ms"] >= 100.0  # no other thread of the process waited for a core meanwhile
     assert stats["windows"] and max(w["held_max_ms"] for w in stats["windows"]) == stats["held_max_ms"]
     assert any("held_up" in site["stack"] for site in stats["stall_sites"]), stats["stall_sites"]
     assert stats["gc"]["collections"][2] >= 1

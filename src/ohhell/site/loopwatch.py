@@ -8,7 +8,11 @@ move of every table by as much. :class:`LoopWatch` is cheap enough to leave on i
   heavy one it also counts the callbacks queued before the timer. On a machine whose cores are shared, part of
   the lag is the loop's thread waiting for a core, which no code of the server can help: where Linux tells it
   (``/proc/self/task/TID/schedstat``), the lag less that wait is counted too, as the loop's *hold-up* (the
-  server's own work, or a wait for the disk or the interpreter lock, while every table stood still);
+  server's own work, or a wait for the disk or the interpreter lock, while every table stood still). What the
+  process's other threads waited for a core meanwhile is taken off too, as the loop's *stuck* time: the loop's
+  thread waiting for the interpreter lock while the thread holding it waits for a core is the machine's load, not
+  the server's work; what is left is the loop's own work and its own waits (a sleep, the disk, a lock held by a
+  thread that runs), the figure that a test can bound on a loaded machine;
 - a thread wakes every :data:`WATCH_SECONDS` and, when the timer is overdue by :data:`STALL_MS` or more, notes
   the loop thread's stack once for that stall (where the loop was held up, without a profiler);
 - :data:`gc.callbacks` time every collection, by generation.
@@ -44,6 +48,8 @@ STALL_MS: Final = 20.0
 """Lag from which the loop counts as stalled, and the watching thread notes where it was held up."""
 LOG_STALL_MS: Final = 250.0
 """Lag from which a stall is also logged (a warning, with the stack)."""
+THREADS_LISTED_EVERY: Final = 1.0
+"""Seconds between two listings of the process's threads (for the waits of the others; a tick reads each one)."""
 WINDOW_SECONDS: Final = 10
 WINDOWS_KEPT: Final = 360
 STALL_SITES_KEPT: Final = 20
@@ -61,6 +67,7 @@ class Window:
     lag_max_ms: float = 0.0
     held_max_ms: float = 0.0
     busy_max_ms: float = 0.0
+    stuck_max_ms: float = 0.0
     stalls: int = 0
     """Ticks held up :data:`STALL_MS` or more."""
     gc_max_ms: float = 0.0
@@ -73,6 +80,7 @@ class Window:
             "lag_max_ms": round(self.lag_max_ms, 2),
             "held_max_ms": round(self.held_max_ms, 2),
             "busy_max_ms": round(self.busy_max_ms, 2),
+            "stuck_max_ms": round(self.stuck_max_ms, 2),
             "stalls": self.stalls,
             "gc_max_ms": round(self.gc_max_ms, 2),
         }
@@ -102,6 +110,9 @@ class LoopWatch:
         self.held_max_ms = 0.0
         self.busy_max_ms = 0.0
         """The most the loop's thread ran on a core while a tick was late (its own work, no wait of any kind)."""
+        self.stuck_max_ms = 0.0
+        """The longest hold-up less what the process's other threads waited for a core meanwhile (a thread that
+        holds the interpreter lock while it waits for a core holds up the loop as well)."""
         self.lag_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
         self.held_histogram = [0] * (len(LAG_BUCKETS_MS) + 1)
         self.windows: deque[Window] = deque(maxlen=WINDOWS_KEPT)
@@ -117,6 +128,7 @@ class LoopWatch:
         self._thread: threading.Thread | None = None
         self._loop_thread = 0
         self._loop_native_id = 0
+        self._watcher_native_id: int | None = 0
         self._stopping = threading.Event()
         self.core_wait_known = False
         """Whether Linux says how long the loop's thread waited for a core (else held and busy are the lag)."""
@@ -124,6 +136,11 @@ class LoopWatch:
         """The loop thread's ``schedstat`` file, open (None where there is none)."""
         self._ran = self._waited = 0
         """Nanoseconds the loop thread had run on a core, and waited for one, at the last tick."""
+        self._others: dict[int, tuple[int, int]] = {}
+        """The process's other threads (native id: their ``schedstat`` file, open, and the nanoseconds they had
+        waited for a core at the last tick); the watching thread is not one (it holds the interpreter lock for
+        microseconds at a time)."""
+        self._others_listed_at = 0.0
 
     # ----------------------------------------------------------------- starting and stopping
 
@@ -136,6 +153,7 @@ class LoopWatch:
             self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
         self.core_wait_known = self._schedstat is not None
         self._ran, self._waited = self._sched()
+        self._others_listed_at = 0.0
         self._due = self._loop.time() + self.tick_seconds
         self._beat = time.monotonic()
         self._handle = self._loop.call_at(self._due, self._tick)
@@ -143,6 +161,7 @@ class LoopWatch:
         self._stopping.clear()
         self._thread = threading.Thread(target=self._watch, name="ohhell-loopwatch", daemon=True)
         self._thread.start()
+        self._watcher_native_id = self._thread.native_id
 
     def stop(self) -> None:
         """Stop the timer, the thread and the collector's callback."""
@@ -158,6 +177,9 @@ class LoopWatch:
         if self._schedstat is not None:
             os.close(self._schedstat)
             self._schedstat = None
+        for fd, _ in self._others.values():
+            os.close(fd)
+        self._others.clear()
 
     def _thread_state(self) -> str:
         """What the kernel says the loop's thread is doing: `` [S futex_wait_queue]`` (waiting for a lock, such as
@@ -182,6 +204,45 @@ class LoopWatch:
         except (OSError, ValueError):
             return 0, 0
 
+    def _others_waited(self) -> int:
+        """Nanoseconds the process's other threads waited for a core since the last tick (a thread seen for the
+        first time counts from now on; the threads are listed again every :data:`THREADS_LISTED_EVERY` seconds)."""
+        if self._schedstat is None:
+            return 0
+        now = time.monotonic()
+        if now - self._others_listed_at >= THREADS_LISTED_EVERY:
+            self._others_listed_at = now
+            self._list_others()
+        waited = 0
+        for tid, (fd, before) in list(self._others.items()):
+            try:
+                total = int(os.pread(fd, 128, 0).split()[1])
+            except (OSError, ValueError, IndexError):  # the thread ended
+                os.close(fd)
+                del self._others[tid]
+                continue
+            waited += total - before
+            self._others[tid] = fd, total
+        return waited
+
+    def _list_others(self) -> None:
+        try:
+            tids = {int(name) for name in os.listdir("/proc/self/task")}
+        except OSError:
+            return
+        tids -= {self._loop_native_id, self._watcher_native_id or 0}
+        for tid in set(self._others) - tids:
+            os.close(self._others.pop(tid)[0])
+        for tid in tids - set(self._others):
+            try:
+                fd = os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                self._others[tid] = fd, int(os.pread(fd, 128, 0).split()[1])
+            except (OSError, ValueError, IndexError):
+                os.close(fd)
+
     # ----------------------------------------------------------------- measuring
 
     def _window(self) -> Window:
@@ -196,19 +257,23 @@ class LoopWatch:
         ran, waited = self._sched()
         lag_ms = 1000 * (now - self._due)
         busy_ms = (ran - self._ran) / 1e6 - 1000 * self.tick_seconds if self._schedstat is not None else lag_ms
-        self.record_lag(lag_ms, lag_ms - (waited - self._waited) / 1e6, busy_ms)
+        held_ms = lag_ms - (waited - self._waited) / 1e6
+        self.record_lag(lag_ms, held_ms, busy_ms, held_ms - self._others_waited() / 1e6)
         self._ran, self._waited = ran, waited
         self._beat = time.monotonic()
         self._due = now + self.tick_seconds
         self._handle = self._loop.call_at(self._due, self._tick)
 
-    def record_lag(self, lag_ms: float, held_ms: float, busy_ms: float) -> None:
+    def record_lag(self, lag_ms: float, held_ms: float, busy_ms: float, stuck_ms: float | None = None) -> None:
         """Count one tick that ran ``lag_ms`` late: ``held_ms`` of it not waiting for a core, ``busy_ms`` of it
-        running on one."""
+        running on one, ``stuck_ms`` of it with no other thread of the process waiting for one either (the busy
+        part at least; ``held_ms`` unless told)."""
         lag_ms = max(0.0, lag_ms)
         held_ms = min(lag_ms, max(0.0, held_ms))
         busy_ms = min(held_ms, max(0.0, busy_ms))
+        stuck_ms = held_ms if stuck_ms is None else min(held_ms, max(busy_ms, stuck_ms))
         self.busy_max_ms = max(self.busy_max_ms, busy_ms)
+        self.stuck_max_ms = max(self.stuck_max_ms, stuck_ms)
         self.ticks += 1
         self.lag_max_ms = max(self.lag_max_ms, lag_ms)
         self.held_max_ms = max(self.held_max_ms, held_ms)
@@ -219,6 +284,7 @@ class LoopWatch:
         window.lag_max_ms = max(window.lag_max_ms, lag_ms)
         window.held_max_ms = max(window.held_max_ms, held_ms)
         window.busy_max_ms = max(window.busy_max_ms, busy_ms)
+        window.stuck_max_ms = max(window.stuck_max_ms, stuck_ms)
         if held_ms >= self.stall_ms:
             window.stalls += 1
             if held_ms >= LOG_STALL_MS:
@@ -279,6 +345,7 @@ class LoopWatch:
             "lag_max_ms": round(self.lag_max_ms, 2),
             "held_max_ms": round(self.held_max_ms, 2),
             "busy_max_ms": round(self.busy_max_ms, 2),
+            "stuck_max_ms": round(self.stuck_max_ms, 2),
             "core_wait_known": self.core_wait_known,
             "lag_histogram_ms": dict(zip(buckets, self.lag_histogram, strict=True)),
             "held_histogram_ms": dict(zip(buckets, self.held_histogram, strict=True)),
