@@ -95,7 +95,9 @@ def test_series_end_and_begin_without_holding_up_the_loop(steady_server: Running
 
 def test_the_stats_are_for_this_machine_only(steady_server: RunningServer) -> None:
     stats = server_stats(steady_server)
-    assert {"lag_max_ms", "held_max_ms", "windows", "gc", "stall_sites"} <= set(stats["loop"])
+    assert {"lag_max_ms", "held_max_ms", "busy_max_ms", "stuck_max_ms", "windows", "gc", "stall_sites"} <= set(
+        stats["loop"]
+    )
     assert {"live", "started", "ended", "let_go"} <= set(stats["tables"])
     forwarded = httpx.get(
         f"{steady_server.url}/api/server-stats", headers={"X-Forwarded-For": "203.0.113.9"}, timeout=10
