@@ -65,7 +65,7 @@ async def series_after_series(server: RunningServer, client: httpx.Client) -> in
 def test_series_end_and_begin_without_holding_up_the_loop(steady_server: RunningServer) -> None:
     """Twenty series end and twenty begin under a small load, and no callback holds the loop past the bounds.
 
-    Shown to fail (2026-12-01, busy shared machine, load average 4-11): with a ``time.sleep(0.2)`` put back into
+    Shown to fail (2026-12-01, busy shared machine, load average 3.6-6): with a ``time.sleep(0.2)`` put back into
     ``Tables._series_ended`` (the code that runs on the loop when a series ends) and the wheel reinstalled, the
     test failed with the loop stuck 595 ms (series ending back to back), the stall site naming
     ``_series_ended [S hrtimer_nanosleep]``; with it taken out again it passed three times in a row, stuck 14, 18
