@@ -241,6 +241,8 @@ class HardSettings:
     """A learned model of the other seats' play (a key of :data:`PLAY_MODELS`) to weigh worlds by."""
     other_policy: str | None = None
     """How the other seats pick their cards in Hard's tree: "rule", a key of :data:`PLAY_MODELS`, or None (UCB)."""
+    learned_bids: bool = False
+    """Hard bids as the learned player does (the bid network's forecast) instead of by its search."""
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
@@ -269,6 +271,7 @@ class HardSettings:
             play_model=None if self.play_model is None else PLAY_MODELS[self.play_model],
             other_exploration=self.other_exploration,
             other_policy=policy,
+            learned_bids=self.learned_bids,
         )
         if isinstance(bot, CheatingHard) and self.cheat is not None:
             bot.phases = CHEATS[self.cheat]
@@ -675,6 +678,11 @@ def main() -> None:
         help="Hard's tree search: the other seats pick their cards by this model of their play instead of by UCB",
     )
     parser.add_argument(
+        "--hard-learned-bids",
+        action="store_true",
+        help="Hard bids by the learned player's bid network instead of by its search (issue 23)",
+    )
+    parser.add_argument(
         "--reference",
         choices=REFERENCES,
         help="strength: this OpenSpiel bot takes our seat instead of our player (what the goal asks of a player)",
@@ -711,6 +719,7 @@ def main() -> None:
         args.hard_play_model,
         args.hard_other_c,
         args.hard_other_policy,
+        args.hard_learned_bids,
     )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
@@ -734,6 +743,7 @@ def main() -> None:
             "play_model": args.hard_play_model,
             "other_exploration": args.hard_other_c,
             "other_policy": args.hard_other_policy,
+            "learned_bids": args.hard_learned_bids,
         },
         "player": args.player,
         "reference": args.reference,

@@ -55,6 +55,8 @@ def imported_by(*files: Path) -> set[str]:
     [
         (("rl",), [*sorted((ROOT / "src/ohhell/env").glob("*.py")), ROOT / "examples/train_solo.py"]),
         (("openspiel",), [ROOT / "src/ohhell/openspiel.py"]),
+        ((), sorted((ROOT / "src/ohhell/bots").rglob("*.py"))),  # the players need no extra
+        (("train",), sorted((ROOT / "src/ohhell/train").glob("*.py"))),
         (("dev",), [*sorted((ROOT / "src/ohhell/env").glob("*.py")), ROOT / "src/ohhell/openspiel.py"]),
     ],
 )

@@ -22,6 +22,15 @@ target="."
   | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import ohhell" # fail loudly if the install did not work
 
+# The training path's tests need PyTorch: the CPU build (pip takes it from the machine's local wheels, where a plain
+# "torch" from an index would be a CUDA build of several GB). Only for dev: the players themselves never import it.
+if [[ ",$extras," == *",dev,"* || ",$extras," == *",train,"* ]]; then
+  if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0" 2>&1 | grep -v "^WARNING: Location" || true
+    .venv/bin/python -c "import torch" # fail loudly if it did not install
+  fi
+fi
+
 # The browser tests inject axe-core (the accessibility checker) from npm: installed here, never at test time.
 if [[ ",$extras," == *",dev,"* ]]; then
   lock=tests/a11y/package-lock.json

@@ -396,6 +396,18 @@ def _root() -> None:
     """Oh Hell! rules engine, records and games."""
 
 
+@app.command(
+    name="train",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+def train_command(ctx: typer.Context) -> None:
+    """Train the learned player's networks from self-play (needs the train extra; ohhell train --help)."""
+    from ohhell.train.command import main as train_main
+
+    train_main(ctx.args)
+
+
 def main() -> None:
     """Entry point of the console script."""
     app()

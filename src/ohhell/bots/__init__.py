@@ -22,15 +22,23 @@ from ohhell.bots.hard import HardBot
 from ohhell.bots.normal import NormalBot
 from ohhell.bots.random_player import RandomBot
 
-LEVELS: Final = ("random", "easy", "normal", "hard")
+LEVELS: Final = ("random", "easy", "counting", "normal", "hard")
 
 
 def make_bot(level: str) -> Bot:
-    """The computer player of a level: ``"easy"``, ``"normal"``, ``"hard"`` or ``"random"``."""
+    """The computer player of a level: ``"easy"``, ``"normal"``, ``"hard"``, ``"counting"`` or ``"random"``.
+
+    Normal is the learned player (:mod:`ohhell.bots.learned`); ``"counting"`` is the player Normal was before it,
+    which plays from counted trick chances (:mod:`ohhell.bots.normal`), kept for comparison and research.
+    """
     if level == "easy":
         return EasyBot()
     if level == "normal":
-        return NormalBot()
+        from ohhell.bots.learned import LearnedBot  # numpy and the networks are loaded on first use
+
+        return LearnedBot(level="normal")
+    if level == "counting":
+        return NormalBot(level="counting")
     if level == "hard":
         return HardBot()
     if level == "random":

@@ -128,8 +128,11 @@ class HardBot:
         play_model: PlayModel | None = None,
         other_exploration: float = 1.0,
         other_policy: PlayModel | Literal["rule"] | None = None,
+        learned_bids: bool = False,
     ) -> None:
         self.budget = budget
+        self.learned_bids = learned_bids
+        """Bid as the learned player does (its network's forecast of the tricks) instead of searching play-outs."""
         self.bid_evidence = bid_evidence
         self.noise = noise
         self.exact_tricks = exact_tricks
@@ -170,6 +173,10 @@ class HardBot:
         if view.phase == "choosing-trump":
             return dataclasses.replace(choose_trump(view, known), level="hard")
         limit = budget or self.budget
+        if view.phase == "bidding" and self.learned_bids:
+            from ohhell.bots.learned import LearnedBot
+
+            return dataclasses.replace(LearnedBot().decide(view, rng), level="hard")
         if view.phase == "bidding":
             return self._bid(view, known, [a - BID_BASE for a in actions], rng, limit)
         return self._play(view, known, actions, rng, limit)

@@ -154,7 +154,11 @@ def _play_reason(decision: Decision, view: SeatView, names: Sequence[str] | None
     elif intent is Intent.LOSE:
         aim = "it lost this trick in most of the simulated deals" if searched else "it is unlikely to win this trick"
     else:
-        aim = "the search of simulated deals favoured it" if searched else "it leaves you the most points to expect"
+        aim = (
+            "the search of simulated deals favoured it"
+            if searched
+            else "it leaves you the best outlook for the rest of the deal"
+        )
     contrary = (intent is Intent.LOSE and need > 0) or (intent is Intent.WIN and need <= 0)
     return f"Play {card_words(card)}: {situation}, {'but' if contrary else 'and'} {aim}."
 
@@ -204,6 +208,9 @@ def _details(decision: Decision) -> tuple[str, ...]:
     made = decision.fact("made_rate")
     if isinstance(made, float):
         lines.append(f"Bid {argument_of(decision.action)} was made in {made:.0%} of them.")
+    forecast = decision.fact("made_chance")
+    if isinstance(forecast, float) and verb_of(decision.action) == "bid":
+        lines.append(f"Bid {argument_of(decision.action)} is made {forecast:.0%} of the time, the network forecasts.")
     expected = decision.fact("expected_tricks")
     if isinstance(expected, float):
         lines.append(f"Your cards add up to {expected:.1f} expected tricks.")

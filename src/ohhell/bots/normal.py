@@ -1,4 +1,7 @@
-"""The Normal player: sound, fast play from estimated trick chances, in one pass (well under 50 ms).
+"""The counting player: sound, fast play from counted trick chances, in one pass (well under a millisecond).
+
+It was the Normal player until the learned player (:mod:`ohhell.bots.learned`) took that level; it is
+``make_bot("counting")`` now, and its counted chances are among the learned player's inputs.
 
 Bidding: each card gets its chance to take a trick (:mod:`ohhell.bots.chances`),
 nudged by the bids already made (bids short of the tricks push spare tricks onto
@@ -40,17 +43,20 @@ from ohhell.view import SeatView
 class NormalBot:
     """Plays to make its bid exactly, from per-card trick chances; deterministic and instant."""
 
-    level = "normal"
+    def __init__(self, level: str = "normal") -> None:
+        self.level = level
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
-        """The Normal decision for ``view.seat`` (``rng`` and ``budget`` are not needed: it does not sample)."""
+        """The decision for ``view.seat`` (``rng`` and ``budget`` are not needed: it does not sample)."""
         actions = playable(view)
         known = read_view(view)
         if view.phase == "choosing-trump":
-            return choose_trump(view, known)
-        if view.phase == "bidding":
-            return choose_bid(view, known, [a - BID_BASE for a in actions])
-        return choose_card(view, known, actions)
+            decision = choose_trump(view, known)
+        elif view.phase == "bidding":
+            decision = choose_bid(view, known, [a - BID_BASE for a in actions])
+        else:
+            decision = choose_card(view, known, actions)
+        return decision if decision.level == self.level else dataclasses.replace(decision, level=self.level)
 
 
 def bid_chances(known: Knowledge, bids: Sequence[int | None], first_leader: int) -> dict[Card, float]:
