@@ -214,26 +214,35 @@ def _card_summary(
     scored: Sequence[tuple[float, Card]],
     under: Card | None,
 ) -> str:
-    need = bid - won
-    if need > 0:
-        situation = f"Needs {need} more trick{'s' if need != 1 else ''} (bid {bid}, won {won})"
-    elif need == 0:
-        situation = f"Has made its bid ({won} of {bid})"
-    else:
-        situation = f"Is {-need} over its bid ({won} taken, bid {bid}) and {'wants' if want else 'avoids'} more"
+    situation = bid_situation(bid, won)
+    if won > bid:
+        situation += f" and {'wants' if want else 'avoids'} more"
     if under is not None:
         action = f"plays under the winning {card_text(under)} with the {card_text(card)}, which cannot win this trick"
     else:
-        action = (
-            f"the {card_text(card)} takes this trick {now:.0%} of the time"
-            if now
-            else f"the {card_text(card)} cannot win this trick"
-        )
+        action = win_clause(card, now)
     summary = f"{situation}: {action}; expected points {value:.1f}"
     if len(scored) > 1:
         runner_value, runner = scored[1]
         summary += f", against {runner_value:.1f} for the {card_text(runner)}"
     return summary + "."
+
+
+def bid_situation(bid: int, won: int) -> str:
+    """Where a seat stands against its bid, for a card's summary: "Needs 2 more tricks (bid 3, won 1)"."""
+    need = bid - won
+    if need > 0:
+        return f"Needs {need} more trick{'s' if need != 1 else ''} (bid {bid}, won {won})"
+    if need == 0:
+        return f"Has made its bid ({won} of {bid})"
+    return f"Is {-need} over its bid ({won} taken, bid {bid})"
+
+
+def win_clause(card: Card, now: float) -> str:
+    """A card's counted chance to win the trick in words: "the AS takes this trick 93% of the time"."""
+    if now:
+        return f"the {card_text(card)} takes this trick {now:.0%} of the time"
+    return f"the {card_text(card)} cannot win this trick"
 
 
 def _sorted_chances(chances: dict[Card, float]) -> tuple[tuple[Card, float], ...]:

@@ -28,7 +28,7 @@ from ohhell.bots.intent import Intent, card_aim
 from ohhell.bots.knowledge import Knowledge, read_view
 from ohhell.bots.learned.features import OUTCOMES, Reading
 from ohhell.bots.learned.network import Network, shipped
-from ohhell.bots.normal import choose_trump
+from ohhell.bots.normal import bid_situation, choose_trump, win_clause
 from ohhell.bots.tactics import STRENGTH, wants_tricks
 from ohhell.cards import Card, card_text
 from ohhell.rules import Rules
@@ -206,21 +206,9 @@ def _expected(forecast: NDArray[np.float32], bid: int, won: int, rules: Rules) -
 def _card_summary(
     bid: int, won: int, card: Card, now: float, made: float, value: float, others: Sequence[tuple[float, Card]]
 ) -> str:
-    need = bid - won
-    if need > 0:
-        situation = f"Needs {need} more trick{'s' if need != 1 else ''} (bid {bid}, won {won})"
-    elif need == 0:
-        situation = f"Has made its bid ({won} of {bid})"
-    else:
-        situation = f"Is {-need} over its bid ({won} taken, bid {bid})"
-    chance = (
-        f"the {card_text(card)} takes this trick {now:.0%} of the time"
-        if now
-        else f"the {card_text(card)} cannot win this trick"
-    )
     summary = (
-        f"{situation}: {chance}, as counted; with it the network expects the bid made {made:.0%} of the time"
-        f" and {value:.1f} points"
+        f"{bid_situation(bid, won)}: {win_clause(card, now)}, as counted; with it the network expects the bid made"
+        f" {made:.0%} of the time and {value:.1f} points"
     )
     if others:
         runner_value, runner = others[0]
