@@ -565,7 +565,8 @@ def loop_figures(
     lag_max = held_max = busy_max = stuck_max = gc_max = 0.0
     stalls = 0
     by_minute: dict[int, tuple[float, float]] = {}
-    counts = {"series_started": 0, "series_ended": 0, "tables_let_go": 0}
+    counts = {"series_started": 0, "series_ended": 0, "tables_let_go": 0, "old_generation_walks": 0}
+    walk_max = 0.0
     sites: dict[str, int] = {}
     for first, last in zip(before, after, strict=True):
         loop = last.get("loop")
@@ -592,6 +593,10 @@ def loop_figures(
         tables_then, tables_now = first.get("tables", {}), last.get("tables", {})
         for key, name in (("started", "series_started"), ("ended", "series_ended"), ("let_go", "tables_let_go")):
             counts[name] += tables_now.get(key, 0) - tables_then.get(key, 0)
+        old_then, old_now = first.get("old_generation", {}), last.get("old_generation", {})
+        if old_now.get("walks", 0) > old_then.get("walks", 0):  # full walks of the collector (ohhell.site.collector)
+            counts["old_generation_walks"] += old_now["walks"] - old_then.get("walks", 0)
+            walk_max = max(walk_max, old_now.get("walk_max_ms", 0.0))
     figures = {
         "lag_max_ms": round(lag_max, 1),
         "held_max_ms": round(held_max, 1),
@@ -599,6 +604,7 @@ def loop_figures(
         "stuck_max_ms": round(stuck_max, 1),
         "stalls": stalls,
         "gc_max_ms": round(gc_max, 1),
+        "old_generation_walk_max_ms": round(walk_max, 1),
         **counts,
         "stall_sites": [{"seen": n, "stack": site} for site, n in sorted(sites.items(), key=lambda kv: -kv[1])[:5]],
     }
@@ -766,6 +772,10 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             "server loop: lag / held up max, stalls, gc",
             f"{loop['lag_max_ms']} / {loop['held_max_ms']} ms (busy {loop['busy_max_ms']},"
             f" stuck {loop['stuck_max_ms']}), {loop['stalls']} held 20 ms+, gc {loop['gc_max_ms']} ms",
+        ),
+        (
+            "collector: full walks of the old generation",
+            f"{loop['old_generation_walks']} (longest {loop['old_generation_walk_max_ms']} ms)",
         ),
         ("hidden cards seen (leaks)", "not scanned" if result["leaks"] is None else result["leaks"]),
         ("errors", f"{result['errors']} {result['error_kinds'] or ''}"),

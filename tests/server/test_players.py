@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ohhell.bots import Budget, Decision
 from ohhell.bots.intent import Intent
@@ -99,3 +101,25 @@ def test_a_computer_players_seed_is_secret_yet_the_same_for_the_same_deal_and_mo
     other = Game(Rules.preset("short"), number=424243)
     assert players.bot_seed(other) != seeds[0]  # from the secret number, not the public table id and move count
     assert "424242" not in seeds[0]  # would let anyone replay the bot's choices; nor is it the number
+
+
+@settings(max_examples=30, deadline=None)
+@given(number=st.integers(min_value=1, max_value=2**62), choices=st.lists(st.integers(0, 50), max_size=120))
+def test_the_seeds_kept_move_by_move_are_always_those_of_the_whole_game(number: int, choices: list[int]) -> None:
+    """BotSeeds hashes each move once; through undos and whole deals its seed stays bot_seed of the game as it is."""
+    game = Game(Rules.preset("short"), number=number)
+    seeds = players.BotSeeds()
+    for choice in choices:
+        if game.is_over:
+            break
+        if choice % 7 == 0 and game.deal.actions:
+            game.undo()  # back one move within the hand: the moves hashed are no longer the game's
+        else:
+            legal = game.legal_actions()
+            game.apply(legal[choice % len(legal)])
+        assert seeds.seed(game) == players.bot_seed(game)
+    rebuilt = Game(Rules.preset("short"), number=number)
+    for deal in game.deals:
+        for seat, action in deal.actions:
+            rebuilt.apply(action, seat)
+    assert seeds.seed(rebuilt) == players.bot_seed(game)  # another game object with the same moves

@@ -91,6 +91,11 @@ def test_series_end_and_begin_without_holding_up_the_loop(steady_server: Running
     where = f"{figures}; where: {loop['stall_sites'][:5]}; collections: {loop['gc']}"
     assert loop["busy_max_ms"] <= BUSY_BOUND_MS, f"the event loop worked {loop['busy_max_ms']} ms at once; {where}"
     assert loop["stuck_max_ms"] <= STUCK_BOUND_MS, f"the event loop was stuck {loop['stuck_max_ms']} ms; {where}"
+    # The old generation is the server's to walk (ohhell.site.collector): every collection of it while series ended
+    # and began was one the server chose on memory growth, none CPython's rule of survivors set off.
+    assert after["old_generation"]["on_growth"]
+    walks = after["old_generation"]["walks"] - before["old_generation"]["walks"]
+    assert loop["gc"]["collections"][2] - before["loop"]["gc"]["collections"][2] == walks, where
 
 
 def test_the_stats_are_for_this_machine_only(steady_server: RunningServer) -> None:

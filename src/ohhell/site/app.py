@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -28,6 +27,7 @@ from ohhell.duplicate.store import DuplicateStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.pages.routes import game_router
 from ohhell.site import schema
+from ohhell.site.collector import OldGeneration
 from ohhell.site.loopwatch import LoopWatch
 from ohhell.transfer.routes import transfer_router
 from ohhell.web import failures
@@ -50,27 +50,18 @@ SCHEMA_RETRY_SECONDS: Final = 5.0
 LOOPBACK: Final = frozenset({"127.0.0.1", "::1"})
 
 
-def freeze_startup_objects() -> None:
-    """Keep what the started server holds (modules, routes, the ORM's tables) out of every later collection.
-
-    Those objects live as long as the process, yet each full collection of the cyclic garbage collector walked
-    them all (about 120,000 objects, tens of milliseconds, a pause every table on the process felt in its p99);
-    after ``gc.freeze()`` a collection walks only what was made since.
-    """
-    gc.collect()
-    gc.freeze()
-
-
 def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     """The application for one database; the schema is brought up to date at startup.
 
-    ``own_process``: the application is the whole process (``ohhell serve``), so what it holds once started
-    can be frozen out of the garbage collector's walks (:func:`freeze_startup_objects`).
+    ``own_process``: the application is the whole process (``ohhell serve``), so the garbage collector's old
+    generation is its to manage: what it holds once started is frozen, and the old generation is walked only when
+    memory has grown (:class:`~ohhell.site.collector.OldGeneration`).
     """
     problem: dict[str, str | None] = {"database": None}
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url)
     watch = LoopWatch()
+    old_generation = OldGeneration()
     duplicates = DuplicateStore(config.database_url, results=clubs)  # the results hook: entries wait for the close
     sockets = OpenSockets()  # the seats' sockets by session: ending a session closes them on every process
 
@@ -101,13 +92,14 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         retrying = None if await bring_schema_up_to_date(app) else asyncio.create_task(keep_trying(app))
         checking = asyncio.create_task(sockets.keep_checking(accounts.ended))  # for an announcement missed
         if own_process:
-            freeze_startup_objects()
+            old_generation.start()
         database_back(app).extend((accounts.reconnect, clubs.reconnect, duplicates.reconnect))
         watch.start()
         try:
             yield
         finally:
             watch.stop()
+            old_generation.stop()
             checking.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await checking
@@ -146,7 +138,12 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         if request.client is None or request.client.host not in LOOPBACK:
             raise HTTPException(404, "Not Found")
         table_counts = getattr(request.app.state, "table_counts", None)
-        return {"process": os.getpid(), "loop": watch.stats(), "tables": table_counts() if table_counts else {}}
+        return {
+            "process": os.getpid(),
+            "loop": watch.stats(),
+            "old_generation": old_generation.stats(),
+            "tables": table_counts() if table_counts else {},
+        }
 
     # the game: /, /games, /api/games, /ws/games (ohhell.server)
     app.include_router(

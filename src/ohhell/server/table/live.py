@@ -54,7 +54,7 @@ from ohhell.server.table.messages import (
     UndoMessage,
     parse_message,
 )
-from ohhell.server.table.players import bot_seed
+from ohhell.server.table.players import BotSeeds
 from ohhell.server.table.results import series_result
 from ohhell.server.table.seats import Seat
 from ohhell.server.table.secret import secret_of
@@ -229,6 +229,7 @@ class Table:
         first = snapshot.first_seq(self.game, self.shown_deal)
         self.reasons: dict[int, str] = undo.reasons_by_position(stored.actions, first)
         """The computer players' reasons (Why?) of the hand shown, by ``seq``; older ones stay in the database."""
+        self._seeds = BotSeeds()  # the computer players' secret seeds, hashed move by move
         self._seated: dict[int, _Seated] = {}
         self._lock = asyncio.Lock()
         self._bots: asyncio.Task[None] | None = None
@@ -673,7 +674,7 @@ class Table:
                 wait = self._change_wait()
                 seq = self.seq
                 view = self.game.view(seat)
-                seed = bot_seed(self.game)
+                seed = self._seeds.seed(self.game)
                 level = self.seats[seat].level or "normal"
             if wait:
                 await asyncio.sleep(wait)
