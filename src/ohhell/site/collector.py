@@ -13,8 +13,8 @@ So, once the server has started (:meth:`OldGeneration.start`):
 - what the started server holds is collected once and frozen out of every later walk (``gc.freeze()``: modules,
   routes, the ORM's tables);
 - the young generations are collected as before (at that load 6 ms at most for the youngest, 19 ms for the
-  middle one: they hold only what was made since their last collection), but the old one is never walked on CPython's rule (its threshold is set out of
-  reach);
+  middle one: they hold only what was made since their last collection), but the old one is never walked on
+  CPython's rule (its threshold is set out of reach);
 - every :data:`CHECK_SECONDS` the number of memory blocks the interpreter holds (``sys.getallocatedblocks()``, a
   counter read in nanoseconds) is compared with what it held after the last full walk: only when it has grown
   :data:`GROWTH` times over, and by at least :data:`FLOOR_BLOCKS`, is the old generation walked, since only

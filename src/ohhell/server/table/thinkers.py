@@ -209,8 +209,10 @@ class _PipeWorker:
 class _Batches:
     """Requests gathered into batches for the quick workers, one batch in flight per worker.
 
-    While every worker is busy, the requests of all tables gather; a worker that answers takes the next batch at
-    once. A worker that dies is replaced, and the batch it held is decided again by another.
+    A request is sent once the callbacks ready with it have run, so that the requests every table makes in one turn
+    of the event loop leave as one batch (one write, one wake of the worker) rather than one each. While every
+    worker is busy, the requests of all tables gather; a worker that answers takes the next batch at once. A worker
+    that dies is replaced, and the batch it held is decided again by another.
     """
 
     def __init__(self, workers: int) -> None:
@@ -218,6 +220,7 @@ class _Batches:
         self.workers: list[_PipeWorker] = []
         self.pending: list[tuple[Request, asyncio.Future[Move]]] = []
         self.closing = False
+        self._flush: asyncio.Handle | None = None
 
     def start(self) -> None:
         while len(self.workers) < self.size and not self.closing:
@@ -225,10 +228,16 @@ class _Batches:
 
     def submit(self, request: Request) -> asyncio.Future[Move]:
         self.start()
-        future: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Move] = loop.create_future()
         self.pending.append((request, future))
-        self._send()
+        if self._flush is None:  # sent once the callbacks ready now have run: theirs go in the same batch
+            self._flush = loop.call_soon(self._flushed)
         return future
+
+    def _flushed(self) -> None:
+        self._flush = None
+        self._send()
 
     def _send(self) -> None:
         if self.closing:
@@ -250,6 +259,9 @@ class _Batches:
 
     def close(self) -> None:
         self.closing = True
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
         for worker in self.workers:
             worker.close()
         self.workers.clear()
