@@ -325,7 +325,10 @@ class LoopWatch:
             frame = sys._current_frames().get(self._loop_thread)
             if frame is None:
                 continue
-            site = stack_summary(traceback.extract_stack(frame)) + state
+            # No source lines: linecache would keep every file a stall reached (7 MB in a soak's first loads).
+            stack = traceback.StackSummary.extract(traceback.walk_stack(frame), lookup_lines=False)
+            stack.reverse()  # outermost first, as extract_stack gives it
+            site = stack_summary(stack) + state
             self.stall_sites[site] += 1
             if len(self.stall_sites) > 4 * STALL_SITES_KEPT:
                 self.stall_sites = Counter(dict(self.stall_sites.most_common(STALL_SITES_KEPT)))
