@@ -73,7 +73,6 @@ class OldGeneration:
         """The blocks held after the last full walk."""
         self.walks = 0
         self.walk_max_ms = 0.0
-        self.last_walk_ms = 0.0
         self.collected = 0
         self.started = False
         self._threshold: tuple[int, int, int] | None = None
@@ -113,21 +112,20 @@ class OldGeneration:
 
     def check(self) -> bool:
         """Walk the old generation if the memory held has grown past :attr:`limit`; whether it was walked."""
-        held = self._blocks()
-        if held < self.limit:
+        held, limit = self._blocks(), self.limit
+        if held < limit:
             return False
         started = time.perf_counter()
         found = self._collect()
         took = 1000 * (time.perf_counter() - started)
         self.walks += 1
         self.collected += found
-        self.last_walk_ms = took
         self.walk_max_ms = max(self.walk_max_ms, took)
-        before, self.baseline = held, self._blocks()
+        self.baseline = self._blocks()
         log.info(
             "the old generation was walked: %d blocks held (over %d), %d objects collected, %.0f ms; now %d blocks",
-            before,
-            self.limit,
+            held,
+            limit,
             found,
             took,
             self.baseline,

@@ -29,7 +29,6 @@ import json
 import logging
 import sqlite3
 import time
-import traceback
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -201,7 +200,10 @@ class _Sqlite:
                 await asyncio.wait_for(asyncio.shield(future), BUSY_SECONDS)
             raise
         finally:
-            del future  # a failed statement's exception refers to this frame: no cycle through the future
+            # A failed statement's exception holds this frame in its traceback, and the future holds the exception:
+            # without this, a cycle kept the whole batch (its actions, their reasons) alive until the collector's next
+            # full walk of the old generation (ohhell.site.collector), when a locked database made a write try again.
+            del future
 
     def _open(self) -> sqlite3.Connection:
         if self._connection is None:
@@ -226,11 +228,6 @@ class _Sqlite:
             except sqlite3.OperationalError as exc:
                 if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
                     raise
-                # Tried again: let go of the failed try's frames. Its traceback holds the frames of _write_now and
-                # _execute_off_loop, whose future holds the exception again: a cycle that kept the whole batch (its
-                # actions, their reasons) alive until the collector's next full walk of the old generation.
-                traceback.clear_frames(exc.__traceback__)
-                exc.__traceback__ = None
             await asyncio.sleep(BUSY_PAUSE_SECONDS)
 
     async def _write_now(self, writes: Sequence[Write]) -> list[int | None]:
