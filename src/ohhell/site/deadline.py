@@ -49,6 +49,10 @@ class RequestDeadlineProtocol(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
         super().handle_websocket_upgrade()
+        # The transport now belongs to the WebSocket protocol, and this one is never told the connection is lost; its
+        # parser calls back into it, so the two would stay alive in a cycle until a full walk of the collector
+        # (ohhell.site.collector), which the server makes rare. Breaking the link frees it by reference counting.
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
