@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import socket
 import weakref
 from typing import Any
 
+import pytest
 import uvicorn
 from websockets.asyncio.client import connect
 
 from ohhell.site.deadline import PROTOCOL, RequestDeadlineProtocol
+from server.serving import free_port
 
 
 async def echo_once(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -24,7 +25,7 @@ async def echo_once(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "websocket.close", "code": 1000})
 
 
-def test_an_upgraded_connection_is_freed_by_reference_counting_alone() -> None:
+def test_an_upgraded_connection_is_freed_by_reference_counting_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[weakref.ref[RequestDeadlineProtocol]] = []
     original = RequestDeadlineProtocol.connection_made
 
@@ -32,9 +33,7 @@ def test_an_upgraded_connection_is_freed_by_reference_counting_alone() -> None:
         made.append(weakref.ref(self))
         original(self, transport)
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
 
     async def run() -> None:
         server = uvicorn.Server(
@@ -54,13 +53,12 @@ def test_an_upgraded_connection_is_freed_by_reference_counting_alone() -> None:
         server.should_exit = True
         await asyncio.wait_for(serving, 10)
 
+    monkeypatch.setattr(RequestDeadlineProtocol, "connection_made", noted)
     gc.collect()
     gc.disable()
-    RequestDeadlineProtocol.connection_made = noted  # type: ignore[method-assign]
     try:
         asyncio.run(run())
         assert len(made) == 5
         assert [ref() for ref in made] == [None] * 5, "an upgraded connection's HTTP protocol outlived its socket"
     finally:
-        RequestDeadlineProtocol.connection_made = original  # type: ignore[method-assign]
         gc.enable()
