@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 import time
 from pathlib import Path
 from typing import Any, Final
@@ -134,6 +135,37 @@ def test_the_watch_measures_work_that_holds_the_loop_and_says_where() -> None:
     assert stats["gc"]["collections"][2] >= 1
     gc.collect()
     assert watch.stats()["gc"]["collections"] == stats["gc"]["collections"]  # stopped: no longer told
+
+
+def test_the_watch_never_reads_the_frames_of_the_loops_thread_from_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On CPython 3.11 a thread walking another's frames (``sys._current_frames()``, ``f_back``) can crash the
+    interpreter (``PyFrame_GetBack``: a server crashed so in a soak): the loop's thread notes its own stack."""
+
+    def forbidden() -> dict[int, Any]:
+        raise AssertionError("the watching thread read the frames of another thread")
+
+    monkeypatch.setattr(sys, "_current_frames", forbidden)
+    watch = LoopWatch()
+
+    def works_in_python(seconds: float) -> int:
+        until, turns = time.perf_counter() + seconds, 0
+        while time.perf_counter() < until:  # Python code holding the loop, not a call into C
+            turns += 1
+        return turns
+
+    async def held_up() -> dict[str, Any]:
+        watch.start()
+        try:
+            await asyncio.sleep(0.05)
+            works_in_python(0.15)
+            await asyncio.sleep(0.05)
+        finally:
+            watch.stop()
+        return watch.stats()
+
+    stats = asyncio.run(held_up())
+    assert watch.stacks_noted is False  # stopped: the signal's handler given back
+    assert any("works_in_python" in site["stack"] for site in stats["stall_sites"]), stats["stall_sites"]
 
 
 def test_the_watch_tells_the_loops_own_work_from_its_waits() -> None:

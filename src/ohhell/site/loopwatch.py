@@ -13,8 +13,13 @@ move of every table by as much. :class:`LoopWatch` is cheap enough to leave on i
   thread waiting for the interpreter lock while the thread holding it waits for a core is the machine's load, not
   the server's work; what is left is the loop's own work and its own waits (a sleep, the disk, a lock held by a
   thread that runs), the figure that a test can bound on a loaded machine;
-- a thread wakes every :data:`WATCH_SECONDS` and, when the timer is overdue by :data:`STALL_MS` or more, notes
-  the loop thread's stack once for that stall (where the loop was held up, without a profiler);
+- a thread wakes every :data:`WATCH_SECONDS` and, when the timer is overdue by :data:`STALL_MS` or more, asks the
+  loop's thread for its stack once for that stall (where the loop was held up, without a profiler). It asks with a
+  signal (:data:`STACK_SIGNAL`), whose Python handler runs *on the loop's thread* with the frame it was at: on
+  CPython 3.11 another thread walking the loop thread's frames (``sys._current_frames()`` and ``f_back``) can crash
+  the interpreter in ``PyFrame_GetBack`` while those frames come and go (a server crashed so in a soak of issue 24;
+  the same crash as in the samplers of sentry-python and ddtrace). Python runs signal handlers on the main thread
+  only, so stacks are noted where the loop runs there (``ohhell serve``), and not otherwise;
 - :data:`gc.callbacks` time every collection, by generation.
 
 The figures go by windows of :data:`WINDOW_SECONDS` of wall-clock time (the last hour is kept), so that a reader
@@ -30,12 +35,13 @@ import contextlib
 import gc
 import logging
 import os
-import sys
+import signal
 import threading
 import time
 import traceback
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any, Final
 
 log = logging.getLogger(__name__)
@@ -44,6 +50,8 @@ TICK_SECONDS: Final = 0.01
 """How often the timer runs: 100 callbacks a second, a few microseconds each."""
 WATCH_SECONDS: Final = 0.01
 """How often the watching thread looks at the timer (each look takes the interpreter lock for microseconds)."""
+STACK_SIGNAL: Final = getattr(signal, "SIGUSR2", None)
+"""The signal by which the watching thread asks the loop's thread where it is (``None`` where there is none)."""
 STALL_MS: Final = 20.0
 """Lag from which the loop counts as stalled, and the watching thread notes where it was held up."""
 LOG_STALL_MS: Final = 250.0
@@ -141,6 +149,16 @@ class LoopWatch:
         waited for a core at the last tick); the watching thread is not one (it holds the interpreter lock for
         microseconds at a time)."""
         self._others_listed_at = 0.0
+        self.stacks_noted = False
+        """Whether stalls' stacks are noted: the loop runs on the main thread, where the signal's handler runs."""
+        self._previous_handler: Any = None
+        self._asked: tuple[float, str, float] | None = None
+        """What the watching thread asked the loop's thread to note with its stack: the stalled tick's beat, the
+        thread's state and how long the loop had been held up (set before the signal is sent, taken by the
+        handler)."""
+        self._noted: deque[str] = deque(maxlen=1000)
+        """Stacks the handler noted, not yet counted in :attr:`stall_sites` (the handler may run in the middle of any
+        code of the loop's thread, :meth:`stats` included, so it only appends here)."""
 
     # ----------------------------------------------------------------- starting and stopping
 
@@ -158,6 +176,7 @@ class LoopWatch:
         self._beat = time.monotonic()
         self._handle = self._loop.call_at(self._due, self._tick)
         gc.callbacks.append(self._on_collection)
+        self._start_noting_stacks()
         self._stopping.clear()
         self._thread = threading.Thread(target=self._watch, name="ohhell-loopwatch", daemon=True)
         self._thread.start()
@@ -174,12 +193,49 @@ class LoopWatch:
         if self._thread is not None:
             self._thread.join(timeout=1.0)
             self._thread = None
+        if self.stacks_noted and STACK_SIGNAL is not None:
+            signal.signal(STACK_SIGNAL, self._previous_handler)
+            self.stacks_noted = False
         if self._schedstat is not None:
             os.close(self._schedstat)
             self._schedstat = None
         for fd, _ in self._others.values():
             os.close(fd)
         self._others.clear()
+
+    def _start_noting_stacks(self) -> None:
+        """Install the signal's handler where it will run on the loop's thread (the main thread), else note none."""
+        self.stacks_noted = False
+        if STACK_SIGNAL is None or threading.current_thread() is not threading.main_thread():
+            return
+        try:
+            self._previous_handler = signal.signal(STACK_SIGNAL, self._note_stack)
+            signal.siginterrupt(STACK_SIGNAL, False)  # the loop's system calls go on where they can
+        except (ValueError, OSError):
+            return
+        self.stacks_noted = True
+
+    def _note_stack(self, signum: int, frame: FrameType | None) -> None:
+        """The signal's handler, on the loop's thread: note where it was, if the watching thread asked."""
+        asked, self._asked = self._asked, None
+        if asked is None or frame is None:
+            return
+        beat, state, overdue_ms = asked
+        if beat != self._beat:
+            return  # the stall was over before the handler ran: this is the next piece of work, not the stalled one
+        # No source lines: linecache would keep every file a stall reached (7 MB in a soak's first loads).
+        stack = traceback.StackSummary.extract(traceback.walk_stack(frame), lookup_lines=False)
+        stack.reverse()  # outermost first, as extract_stack gives it
+        site = stack_summary(stack) + state
+        self._noted.append(site)
+        if overdue_ms >= LOG_STALL_MS:
+            log.warning("the event loop is held up (%.0f ms so far) at %s", overdue_ms, site)
+
+    def _count_noted(self) -> None:
+        while self._noted:
+            self.stall_sites[self._noted.popleft()] += 1
+        if len(self.stall_sites) > 4 * STALL_SITES_KEPT:
+            self.stall_sites = Counter(dict(self.stall_sites.most_common(STALL_SITES_KEPT)))
 
     def _thread_state(self) -> str:
         """What the kernel says the loop's thread is doing: `` [S futex_wait_queue]`` (waiting for a lock, such as
@@ -307,7 +363,7 @@ class LoopWatch:
             window.gc_max_ms = max(window.gc_max_ms, worked)
 
     def _watch(self) -> None:
-        """The watching thread: note the loop thread's stack once per stall."""
+        """The watching thread: ask the loop's thread for its stack once per stall."""
         noted = 0.0
         while not self._stopping.wait(WATCH_SECONDS):
             beat, ran, waited = self._beat, self._ran, self._waited
@@ -322,23 +378,18 @@ class LoopWatch:
             if state.startswith(" [R") and self._schedstat is not None and (ran_now - ran) / 1e6 < overdue_ms / 2:
                 continue  # runnable but it has hardly run: waiting for a core (a wait not counted until it ends)
             noted = beat
-            frame = sys._current_frames().get(self._loop_thread)
-            if frame is None:
+            if not self.stacks_noted or STACK_SIGNAL is None:
                 continue
-            # No source lines: linecache would keep every file a stall reached (7 MB in a soak's first loads).
-            stack = traceback.StackSummary.extract(traceback.walk_stack(frame), lookup_lines=False)
-            stack.reverse()  # outermost first, as extract_stack gives it
-            site = stack_summary(stack) + state
-            self.stall_sites[site] += 1
-            if len(self.stall_sites) > 4 * STALL_SITES_KEPT:
-                self.stall_sites = Counter(dict(self.stall_sites.most_common(STALL_SITES_KEPT)))
-            if overdue_ms >= LOG_STALL_MS:
-                log.warning("the event loop is held up (%.0f ms so far) at %s", overdue_ms, site)
+            # The loop's thread notes its own stack, in the signal's handler: this thread never reads its frames.
+            self._asked = beat, state, overdue_ms
+            with contextlib.suppress(OSError, ProcessLookupError):
+                signal.pthread_kill(self._loop_thread, STACK_SIGNAL)
 
     # ----------------------------------------------------------------- reading
 
     def stats(self) -> dict[str, Any]:
         """Everything measured so far, as JSON."""
+        self._count_noted()
         buckets = [f"<={bound:g}" for bound in LAG_BUCKETS_MS] + [f">{LAG_BUCKETS_MS[-1]:g}"]
         return {
             "started_at": round(self.started_at, 3),
