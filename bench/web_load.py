@@ -200,6 +200,21 @@ def started_servers(count: int, log_dir: Path, postgres: bool = False) -> Iterat
 # ----------------------------------------------------------------- the people
 
 
+class LoadTimeoutError(TimeoutError):
+    """A wait of the load that ran out, saying which: ``opening a socket``, ``a message`` or ``an HTTP answer``."""
+
+    def __init__(self, waiting_for: str) -> None:
+        super().__init__(waiting_for)
+        self.waiting_for = waiting_for
+
+
+def error_kind(exc: BaseException) -> str:
+    """How an error is counted: its type, and for a timeout what was waited for."""
+    if isinstance(exc, LoadTimeoutError):
+        return f"TimeoutError ({exc.waiting_for})"
+    return type(exc).__name__
+
+
 async def http(
     url: str, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
 ) -> tuple[int, dict[str, str], bytes]:
@@ -220,7 +235,10 @@ async def http(
             head.append(f"Cookie: ohhell_player={token}")
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
         await writer.drain()
-        raw = await asyncio.wait_for(reader.read(), MESSAGE_TIMEOUT)
+        try:
+            raw = await asyncio.wait_for(reader.read(), MESSAGE_TIMEOUT)
+        except TimeoutError:
+            raise LoadTimeoutError("an HTTP answer") from None
     finally:
         writer.close()
     header_part, _, payload = raw.partition(b"\r\n\r\n")
@@ -310,10 +328,10 @@ async def play_games(url: str, args: argparse.Namespace, figures: Figures, deadl
             if await play_one(url, game_id, token, args.pace, figures, deadline, rng):
                 figures.game_finished()
         except (OSError, TimeoutError, ConnectionError) as exc:
-            figures.error(type(exc).__name__)
+            figures.error(error_kind(exc))
             await asyncio.sleep(1)
         except Exception as exc:  # a closed socket, a malformed answer: counted, and the person starts again
-            figures.error(type(exc).__name__)
+            figures.error(error_kind(exc))
             await asyncio.sleep(1)
 
 
@@ -322,11 +340,20 @@ async def play_one(
 ) -> bool:
     """Play one game to its end (True) or until the deadline (False)."""
     socket_url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
-    async with connect(socket_url, additional_headers={"Cookie": f"ohhell_player={token}"}, max_size=2**20) as ws:
+    opening = connect(socket_url, additional_headers={"Cookie": f"ohhell_player={token}"}, max_size=2**20)
+    try:
+        ws = await opening
+    except TimeoutError:
+        raise LoadTimeoutError("opening a socket") from None
+    async with ws:
         state: dict[str, Any] = {}
         sent: tuple[int, float] | None = None
         while True:
-            message = json.loads(await asyncio.wait_for(ws.recv(), MESSAGE_TIMEOUT))
+            try:
+                text = await asyncio.wait_for(ws.recv(), MESSAGE_TIMEOUT)
+            except TimeoutError:
+                raise LoadTimeoutError("a message") from None
+            message = json.loads(text)
             kind = message["type"]
             if kind == "error":
                 figures.error(f"error {message['code']}")
@@ -525,9 +552,9 @@ async def play_table(
             figures.leaks += leaks_in(record, person.seat, person.texts)
             figures.scanned += 1
     except (OSError, TimeoutError, ConnectionError) as exc:
-        figures.error(type(exc).__name__)
+        figures.error(error_kind(exc))
     except Exception as exc:  # a closed socket, a malformed answer: counted
-        figures.error(type(exc).__name__)
+        figures.error(error_kind(exc))
 
 
 def percentile(values: list[float], share: float) -> float:
