@@ -17,11 +17,12 @@ from typing import Any, Final
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from ohhell.club.models import ClubInviteRow, ClubMemberRow, ClubRow, ClubTableRow, SeriesResultRow
 from ohhell.club.results import PersonResult, person_results
 from ohhell.web.accounts.models import AccountPlayerRow
-from ohhell.web.database import create_server_engine
+from ohhell.web.database import LoopReads, create_server_engine
 from ohhell.web.models import utc_now
 from ohhell.web.results import SeriesResult
 
@@ -81,14 +82,17 @@ class ClubStore:
     def __init__(self, url: str, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._reads = LoopReads(url, self._sessions)
 
     async def close(self) -> None:
         """Release the connections."""
         await self.engine.dispose()
+        self._reads.close()
 
     async def reconnect(self) -> None:
         """Drop every connection (the database was replaced or repaired)."""
         await self.engine.dispose()
+        self._reads.close()
 
     # ----------------------------------------------------------------- series results
 
@@ -183,10 +187,13 @@ class ClubStore:
             await session.commit()
 
     async def club_of_game(self, game_id: int) -> int | None:
-        """The club whose table the game is, if any."""
-        async with self._sessions() as session:
-            row = await session.get(ClubTableRow, game_id)
+        """The club whose table the game is, if any (asked at every series' end)."""
+
+        def read(session: Session) -> int | None:
+            row = session.get(ClubTableRow, game_id)
             return None if row is None else row.club_id
+
+        return await self._reads(read)
 
     async def play_again(self, game_id: int, next_game_id: int) -> None:
         """:class:`~ohhell.web.results.ClubTables`: the next game of a club table's people is the club's table too."""
@@ -195,14 +202,17 @@ class ClubStore:
             await self.make_club_table(next_game_id, club_id)
 
     async def allows_undo(self, game_id: int) -> bool:
-        """Whether the game is a table of a club whose admins allow Undo."""
-        async with self._sessions() as session:
-            allowed = await session.scalar(
+        """Whether the game is a table of a club whose admins allow Undo (asked whenever a table opens)."""
+
+        def read(session: Session) -> bool:
+            allowed = session.scalar(
                 select(ClubRow.allow_undo)
                 .join(ClubTableRow, ClubTableRow.club_id == ClubRow.id)
                 .where(ClubTableRow.game_id == game_id)
             )
             return bool(allowed)
+
+        return await self._reads(read)
 
     async def club_tables(self) -> dict[int, int]:
         """Every club table: game id to club id."""

@@ -24,12 +24,13 @@ from typing import Any, Final
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from ohhell.commitment import secret_deal_number
 from ohhell.duplicate.models import EntryRow, EventRow
 from ohhell.duplicate.scoring import METHODS, Entry, Standing, score_event
 from ohhell.rules import Rules
-from ohhell.web.database import create_server_engine
+from ohhell.web.database import LoopReads, create_server_engine
 from ohhell.web.events import ClubEvent, EventGames, EventTable
 from ohhell.web.models import utc_now
 from ohhell.web.results import NoResults, ResultsHook, SeatResult, SeriesResult
@@ -248,6 +249,7 @@ class DuplicateStore:
     def __init__(self, url: str, results: ResultsHook | None = None, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._reads = LoopReads(url, self._sessions)
         self.results: ResultsHook = results if results is not None else NoResults()
         self.games: EventGames | None = None
         """Where entries' tables are dealt (the site sets the game's)."""
@@ -255,10 +257,12 @@ class DuplicateStore:
     async def close(self) -> None:
         """Release the connections."""
         await self.engine.dispose()
+        self._reads.close()
 
     async def reconnect(self) -> None:
         """Drop every connection (the database was replaced or repaired)."""
         await self.engine.dispose()
+        self._reads.close()
 
     # ----------------------------------------------------------------- events
 
@@ -407,10 +411,13 @@ class DuplicateStore:
             return None if row is None else _entry(row)
 
     async def entry_of_game(self, game_id: int) -> EventEntry | None:
-        """The entry whose table the game is, if any."""
-        async with self._sessions() as session:
-            row = await session.scalar(select(EntryRow).where(EntryRow.game_id == game_id))
+        """The entry whose table the game is, if any (asked at every series' end)."""
+
+        def read(session: Session) -> EventEntry | None:
+            row = session.scalar(select(EntryRow).where(EntryRow.game_id == game_id))
             return None if row is None else _entry(row)
+
+        return await self._reads(read)
 
     async def enter(self, event: Event, person: str, player_key: str, name: str) -> EventEntry:
         """The person's entry, made now if they have none: an instance by lot, and its table dealt.
@@ -462,15 +469,18 @@ class DuplicateStore:
     # ----------------------------------------------------------------- what the game asks
 
     async def event_table(self, game_id: int) -> EventTable | None:
-        """:class:`~ohhell.web.events.EventTables`: the event whose entry the game is."""
-        async with self._sessions() as session:
-            row = await session.execute(
+        """:class:`~ohhell.web.events.EventTables`: the event whose entry the game is (asked whenever a table
+        opens)."""
+
+        def read(session: Session) -> EventTable | None:
+            found = session.execute(
                 select(EntryRow.event_id, EventRow.closes_at)
                 .join(EventRow, EventRow.id == EntryRow.event_id)
                 .where(EntryRow.game_id == game_id)
-            )
-            found = row.first()
+            ).first()
             return None if found is None else EventTable(found[0], _aware(found[1]), f"/duplicate/events/{found[0]}")
+
+        return await self._reads(read)
 
     async def series_ended(self, result: SeriesResult) -> None:
         """:class:`~ohhell.web.results.ResultsHook`: an entry's series is kept for the close; others go on."""

@@ -13,15 +13,22 @@ so that a crowd that loaded many games leaves no large caches behind.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _ASYNC_DRIVERS: Final = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+psycopg"}
 _SYNC_DRIVERS: Final = {"sqlite": "sqlite", "postgresql": "postgresql+psycopg"}
@@ -69,6 +76,63 @@ def create_server_engine(url: str, **options: Any) -> AsyncEngine:
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+class LoopReads:
+    """Small reads (a row by its key, a short join) that every request or table makes, run where they cost least.
+
+    On a SQLite file they run straight on the event loop, through a sync engine of one connection of their own
+    (``query_only``, and never waiting for a lock: WAL readers do not wait for the writer, and a read that finds the
+    file busy anyway goes the async way). Through aiosqlite each step of such a read (check out, execute, fetch,
+    close, roll back) is a hop to a thread and back, and each hop waits for the interpreter lock behind a busy loop:
+    with the loop's thread at work most of the time, about 5 ms a hop, so that a read of microseconds took tens of
+    milliseconds and four pooled connections served a few hundred a second. When a thousand series ended at once
+    (docs/server-load.md, fifth round), the reads of every request's session check queued for seconds, and sockets
+    timed out before they opened. Elsewhere (PostgreSQL) the same function runs in an async session
+    (``run_sync``): its driver has no thread to hop to.
+
+    A read is a sync function of a :class:`~sqlalchemy.orm.Session` that returns plain values (no row objects:
+    the session is closed when it returns) and does not write.
+    """
+
+    def __init__(self, url: str, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+        parsed = make_url(url)
+        self._engine: Engine | None = None
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            self._engine = create_engine(
+                sync_url(url), poolclass=StaticPool, connect_args={"timeout": 0, "check_same_thread": False}
+            )
+            event.listen(self._engine, "connect", _read_only_pragmas)
+
+    @property
+    def on_loop(self) -> bool:
+        """Whether reads run on the event loop (a SQLite file)."""
+        return self._engine is not None
+
+    async def __call__(self, read: Callable[[Session], T]) -> T:
+        """``read`` run in a session: on the loop for a SQLite file, else (or when the file is busy) in an async one."""
+        if self._engine is not None:
+            try:
+                with Session(self._engine) as session:
+                    return read(session)
+            except OperationalError as exc:  # locked or busy: the async way waits for it off the loop
+                log.debug("a read on the loop found the database busy (%s): it goes the async way", exc.orig)
+        async with self._sessions() as session:
+            return await session.run_sync(read)
+
+    def close(self) -> None:
+        """Close the connection (the next read opens it again)."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+def _read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KB}")
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
 
 
 def create_sync_engine(url: str, **options: Any) -> Engine:

@@ -13,6 +13,7 @@ from typing import Any, Final
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.orm import Session
 
 from ohhell.server.party.models import FriendTableRow, SeatClaimRow, TableLinkRow
 from ohhell.server.storage.store import Store
@@ -50,6 +51,7 @@ class PartyStore:
 
     def __init__(self, store: Store) -> None:
         self._sessions = async_sessionmaker(store.engine, expire_on_commit=False)
+        self._reads = store.reads
 
     async def create(self, game_id: int, host: str, host_name: str, settings: dict[str, Any]) -> dict[str, str]:
         """A new table's row, the host's claim of seat 0, its invite and watch codes (returned by kind)."""
@@ -62,12 +64,14 @@ class PartyStore:
         return codes
 
     async def party(self, game_id: int) -> PartyRow | None:
-        """The table's row and claims, or ``None`` for a game of one person."""
-        async with self._sessions() as session:
-            row = await session.get(FriendTableRow, game_id)
+        """The table's row and claims, or ``None`` for a game of one person (asked whenever a table opens: a read
+        of :class:`~ohhell.web.database.LoopReads`)."""
+
+        def read(session: Session) -> PartyRow | None:
+            row = session.get(FriendTableRow, game_id)
             if row is None:
                 return None
-            claims = await session.execute(select(SeatClaimRow).where(SeatClaimRow.game_id == game_id))
+            claims = session.execute(select(SeatClaimRow).where(SeatClaimRow.game_id == game_id))
             return PartyRow(
                 game_id=game_id,
                 host=row.host,
@@ -76,6 +80,8 @@ class PartyStore:
                 gone={int(seat): dict(value) for seat, value in (row.gone or {}).items()},
                 claims={c.seat: (c.player, c.name) for c in claims.scalars()},
             )
+
+        return await self._reads(read)
 
     async def claim(self, game_id: int, seat: int, player: str, name: str) -> None:
         """``player`` takes ``seat`` (:class:`SeatTakenError` if someone has it)."""
@@ -87,11 +93,14 @@ class PartyStore:
 
     async def seat_of(self, game_id: int, player: str) -> int | None:
         """The seat ``player`` claimed at the table, if any."""
-        async with self._sessions() as session:
-            result = await session.execute(
+
+        def read(session: Session) -> int | None:
+            seat: int | None = session.execute(
                 select(SeatClaimRow.seat).where(SeatClaimRow.game_id == game_id, SeatClaimRow.player == player)
-            )
-            return result.scalar()
+            ).scalar()
+            return seat
+
+        return await self._reads(read)
 
     async def games_of(self, player: str, limit: int = 200) -> list[int]:
         """The games whose seats ``player`` claimed (the host's included)."""

@@ -29,7 +29,7 @@ from ohhell.server.storage.journal import (
     progress_values,
 )
 from ohhell.server.storage.models import ActionRow, GameRow
-from ohhell.web.database import create_server_engine
+from ohhell.web.database import LoopReads, create_server_engine
 from ohhell.web.models import utc_now
 
 MAX_ID: Final = 2**31 - 1
@@ -205,11 +205,14 @@ class Store:
         self.journal = Journal(url, engine_options.get("connect_args"))
         parsed = make_url(url)
         self._sqlite = _SqliteReads(parsed.database or ":memory:") if parsed.get_backend_name() == "sqlite" else None
+        self.reads = LoopReads(url, self._sessions)
+        """Small reads of the features over this engine (the tables of several people's rows)."""
 
     async def reconnect(self) -> None:
         """Drop every connection, so that the next ones open the database afresh (it was replaced or repaired)."""
         await self.engine.dispose()
         await self.journal.reconnect()
+        self.reads.close()
         if self._sqlite is not None:
             self._sqlite.close()
 
@@ -217,6 +220,7 @@ class Store:
         """Finish the writes under way and release the connections."""
         await self.journal.close()
         await self.engine.dispose()
+        self.reads.close()
         if self._sqlite is not None:
             self._sqlite.close()
 

@@ -23,6 +23,7 @@ from typing import Any, Final
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from ohhell.web.accounts.models import (
@@ -33,7 +34,7 @@ from ohhell.web.accounts.models import (
     SignInFailureRow,
 )
 from ohhell.web.accounts.passwords import hash_password, needs_rehash, password_problem, verify_password
-from ohhell.web.database import create_server_engine
+from ohhell.web.database import LoopReads, create_server_engine
 from ohhell.web.models import utc_now
 
 NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.\-]{0,22}[A-Za-z0-9_.\-]?")
@@ -103,14 +104,17 @@ class AccountStore:
     def __init__(self, url: str, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._reads = LoopReads(url, self._sessions)
 
     async def close(self) -> None:
         """Release the connections."""
         await self.engine.dispose()
+        self._reads.close()
 
     async def reconnect(self) -> None:
         """Drop every connection (the database was replaced or repaired)."""
         await self.engine.dispose()
+        self._reads.close()
 
     # ----------------------------------------------------------------- accounts
 
@@ -316,20 +320,22 @@ class AccountStore:
 
     async def signed_in(self, token: str | None, guest_key: str | None) -> tuple[Account | None, bool]:
         """Who a request is: the account its session token signs in (if the session still exists), and whether its
-        guest key is retired (it became an account's: the cookie then acts as nobody)."""
-        async with self._sessions() as session:
+        guest key is retired (it became an account's: the cookie then acts as nobody). Every request asks this: it
+        is a read of :class:`~ohhell.web.database.LoopReads`."""
+
+        def read(session: Session) -> tuple[Account | None, bool]:
             account = None
             if token is not None:
-                row = (
-                    await session.execute(
-                        select(AccountRow)
-                        .join(SessionRow, SessionRow.account_id == AccountRow.id)
-                        .where(SessionRow.key == session_key(token))
-                    )
+                row = session.execute(
+                    select(AccountRow)
+                    .join(SessionRow, SessionRow.account_id == AccountRow.id)
+                    .where(SessionRow.key == session_key(token))
                 ).scalar()
                 account = None if row is None else _account(row)
-            retired = guest_key is not None and await session.get(RetiredPlayerKeyRow, guest_key) is not None
+            retired = guest_key is not None and session.get(RetiredPlayerKeyRow, guest_key) is not None
             return account, retired
+
+        return await self._reads(read)
 
     async def end_session(self, token: str) -> list[str]:
         """Sign one browser out; the key of the session ended (none if it had ended already)."""
