@@ -42,6 +42,7 @@ from ohhell.web.events import EventGames
 from ohhell.web.guards import BodyGuard
 from ohhell.web.headers import SecurityHeaders
 from ohhell.web.identity import PlayerCookie
+from ohhell.web.openings import Openings
 from ohhell.web.pages import feature_templates
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,8 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     app.add_middleware(PlayerCookie)
     app.add_middleware(OriginCheck, allowed_origins=config.allowed_origins)  # CSRF: see ohhell.web.accounts.csrf
     app.add_middleware(BodyGuard)  # no body reaches anything before it is bounded and checked
-    app.add_middleware(SecurityHeaders)  # outermost: every response, refusals too (ohhell.web.headers)
+    app.add_middleware(SecurityHeaders)  # every response, refusals too (ohhell.web.headers)
+    app.add_middleware(Openings)  # outermost: a crowd of new games waits before any other work (ohhell.web.openings)
     failures.install(app, feature_templates(web.TEMPLATES))
     app.mount("/static/game", StaticFiles(directory=server.STATIC), name="game-static")
     app.mount("/static/club", StaticFiles(directory=club.STATIC), name="club-static")

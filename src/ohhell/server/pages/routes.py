@@ -377,12 +377,11 @@ def game_router(
         if body.club is not None and not await club_tables.may_take_seat(body.club, player_of(request)):
             raise HTTPException(403, "club: only a member of the club may open its table (sign in first).")
         await count_new_game(request)
-        async with tables().openings:  # a crowd of new games waits its turn rather than everyone's moves
-            stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
-            if body.friends:
-                await parties().create(stored.id, player_of(request), body.host_name, body.table.model_dump())
-            if body.club is not None:
-                await club_tables.make_club_table(stored.id, body.club)
+        stored = await tables().start(rules, body.number, body.seats(player_of(request)), player_of(request))
+        if body.friends:
+            await parties().create(stored.id, player_of(request), body.host_name, body.table.model_dump())
+        if body.club is not None:
+            await club_tables.make_club_table(stored.id, body.club)
         return started(stored)
 
     def started(stored: StoredGame) -> dict[str, Any]:
@@ -531,8 +530,7 @@ def game_router(
         held: HeldSocket | None,
     ) -> None:
         try:
-            async with tables().openings:  # seated in turn: the table opened, the first state sent
-                link = await relay().connect(game_id, connection)
+            link = await relay().connect(game_id, connection)
         except TableFullError as full:  # the seat's tabs, the table's spectators
             await refuse_socket(websocket, outbox, str(full))
             await outbox.aclose()

@@ -72,13 +72,10 @@ IDLE_SECONDS: Final = 120.0
 LET_GO_AT_ONCE: Final = 50
 """Idle tables let go in one go before the loop turns to other work (200 at once, the trim included, held it for
 26 ms on a busy machine)."""
-OPENINGS_AT_ONCE: Final = 8
-"""New games stored and sockets seated at their tables at once (:attr:`Tables.openings`); more wait their turn. When
-a thousand series end within seconds, a thousand new games and sockets arrive together: unchecked, each turn of the
-event loop ran hundreds of their steps, and every move of every table waited behind them (a turn of 180 ms,
-docs/server-load.md, fifth round). A person starting a series waits a moment longer instead of everyone's moves."""
 RESULTS_AT_ONCE: Final = 2
-"""Finished series whose results (statistics, XP, the club's, an event's entry) are stored at once; more wait."""
+"""Finished series whose results (statistics, XP, the club's, an event's entry) are stored at once; more wait (a
+thousand series ending within seconds would otherwise store theirs all at once, beside everyone's moves: the
+openings of the next games wait their turn likewise, :mod:`ohhell.web.openings`)."""
 RETRY_FIRST_SECONDS: Final = 0.25
 RETRY_MAX_SECONDS: Final = 5.0
 """A computer player's action the database did not take is tried again after 0.25 s, 0.5 s, … up to 5 s apart."""
@@ -767,8 +764,6 @@ class Tables:
         self.results: ResultsHook = results if results is not None else NoResults()
         self._reporting: set[asyncio.Task[None]] = set()
         self._results_at_once = asyncio.Semaphore(RESULTS_AT_ONCE)
-        self.openings = asyncio.Semaphore(OPENINGS_AT_ONCE)
-        """Held while a new game is stored or a socket is seated at its table (:data:`OPENINGS_AT_ONCE`)."""
         self.thinkers = thinkers
         self.change_window = change_window
         self.idle_seconds = idle_seconds
