@@ -38,6 +38,7 @@ from typing import Any, Final, Protocol
 from sqlalchemy.engine import make_url
 
 from ohhell.commitment import new_salt
+from ohhell.server.loopturns import settle_in_slices
 from ohhell.web.models import utc_now
 
 log = logging.getLogger(__name__)
@@ -454,13 +455,8 @@ class Journal:
                     results = await self._write([write for write, _ in batch])
                 finally:
                     self._writing = False
-                for (_, future), result in zip(batch, results, strict=True):
-                    if future.done():
-                        continue
-                    if isinstance(result, BaseException):
-                        future.set_exception(result)
-                    else:
-                        future.set_result(result)
+                # the tables waiting on this batch go on a slice per turn of the loop, not all in one
+                settle_in_slices([(future, result) for (_, future), result in zip(batch, results, strict=True)])
 
     async def _write(self, writes: Sequence[Write]) -> Sequence[int | BaseException | None]:
         """The whole batch in one transaction, or each write alone after a conflict; a failure fails them all."""

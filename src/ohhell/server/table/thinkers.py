@@ -31,6 +31,7 @@ from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from typing import Final, TypeVar
 
+from ohhell.server.loopturns import settle_in_slices
 from ohhell.server.table.players import Move, bot_for, decide_seeded, hint
 from ohhell.view import SeatView
 
@@ -181,14 +182,9 @@ class _PipeWorker:
             self._died()
             return
         batch, self.batch = self.batch or [], None
-        for (_, future), result in zip(batch, answers, strict=True):
-            if future.done():
-                continue
-            if isinstance(result, Exception):
-                future.set_exception(result)
-            else:
-                future.set_result(result)
-        self._on_free()
+        self._on_free()  # the next batch goes to the worker first, while these tables go on
+        # a slice of tables a turn of the loop, not hundreds in one (ohhell.server.loopturns)
+        settle_in_slices([(future, result) for (_, future), result in zip(batch, answers, strict=True)])
 
     def _died(self) -> None:
         self.alive = False
