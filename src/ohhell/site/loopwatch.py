@@ -193,7 +193,8 @@ class LoopWatch:
         if self._thread is not None:
             self._thread.join(timeout=1.0)
             self._thread = None
-        if self.stacks_noted and STACK_SIGNAL is not None:
+        if self.stacks_noted:
+            assert STACK_SIGNAL is not None
             signal.signal(STACK_SIGNAL, self._previous_handler)
             self.stacks_noted = False
         if self._schedstat is not None:
@@ -205,7 +206,6 @@ class LoopWatch:
 
     def _start_noting_stacks(self) -> None:
         """Install the signal's handler where it will run on the loop's thread (the main thread), else note none."""
-        self.stacks_noted = False
         if STACK_SIGNAL is None or threading.current_thread() is not threading.main_thread():
             return
         try:

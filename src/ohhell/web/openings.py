@@ -54,7 +54,7 @@ class Openings:
         self._inside = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or not is_opening(scope):
+        if not is_opening(scope):
             await self.app(scope, receive, send)
             return
         loop = asyncio.get_running_loop()
