@@ -7,8 +7,10 @@ gather into the next one, so a busy server commits hundreds of actions per trans
 each at once.
 
 SQLite is used through its own module. A batch's statements run on the event loop (in memory, microseconds a
-row: in a thread each row would wait for the interpreter lock behind the loop), but ``BEGIN`` and ``COMMIT`` run in
-a thread of the journal's own: the commit waits for the disk (``synchronous=FULL``), and on a busy disk that took
+row: in a thread each row would wait for the interpreter lock behind the loop), and so does its ``BEGIN IMMEDIATE``,
+which takes the write lock or fails at once (a timeout of 0) and touches no disk: a hop to a thread for it waited
+for the interpreter lock behind the busy loop, up to 300 ms. ``COMMIT`` runs in a thread of the journal's own: it
+waits for the disk (``synchronous=FULL``), and on a busy disk that took
 tens of milliseconds, during which the loop, and every table on it, would have stood still; ``sqlite3`` lets go of
 the interpreter lock while it waits. A lock held by another process is never waited for inside SQLite, but tried
 again a little later, up to :data:`BUSY_SECONDS`. PostgreSQL is used through psycopg's asyncio connection. The
@@ -179,7 +181,7 @@ class _Backend(Protocol):
 
 
 class _Sqlite:
-    """SQLite: the statements on the event loop, ``BEGIN`` and ``COMMIT`` (the waits for the disk) in a thread of
+    """SQLite: ``BEGIN`` and the statements on the event loop, ``COMMIT`` (the wait for the disk) in a thread of
     its own; never a wait inside SQLite for another's lock."""
 
     def __init__(self, path: str) -> None:
@@ -236,7 +238,7 @@ class _Sqlite:
         plan = _plan(writes)
         now = utc_now().strftime(SQLITE_TIME)
         results: list[int | None] = [None] * len(writes)
-        await self._execute_off_loop(connection, "BEGIN IMMEDIATE")
+        connection.execute("BEGIN IMMEDIATE")  # timeout 0: it takes the write lock or raises at once, never waits
         try:
             for index, new in plan.creates:
                 row = connection.execute(
