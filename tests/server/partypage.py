@@ -110,16 +110,19 @@ class SharedTable:
         self.host.page.wait_for_function("() => document.getElementById('waiting-room').hidden")
         end = time.monotonic() + limit
         while time.monotonic() < end:
+            host_kind = None
             for person in self.people:
                 kind = person.ready()
-                if person is self.host and self._offers(kind, wanted):
-                    return  # decided on this one reading: a page that came to the moment must not act on it
+                if person is self.host:
+                    if self._host_offers(kind, wanted):
+                        return  # decided on this one reading: a page that came to the moment must not act on it
+                    host_kind = kind
                 if kind is None or kind == "over" or (kind == "next" and person is not self.host):
                     continue
                 person.act(kind)
                 break
             else:
-                if wanted != "over" and self.host.ready() == "over":
+                if host_kind == "over":
                     break  # the game is over and the moment never came: nothing more will
                 assert self.host.page is not None
                 self.host.page.wait_for_timeout(20)
@@ -129,10 +132,7 @@ class SharedTable:
         }
         raise AssertionError(f"the host's page never offered {wanted!r}: {seen}")
 
-    def host_at(self, wanted: str) -> bool:
-        return self._offers(self.host.ready(), wanted)
-
-    def _offers(self, kind: str | None, wanted: str) -> bool:
+    def _host_offers(self, kind: str | None, wanted: str) -> bool:
         """Whether the host's page, reading ``kind``, is at the moment ``wanted``."""
         if kind != wanted:
             return False

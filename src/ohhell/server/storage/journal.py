@@ -10,12 +10,12 @@ SQLite is used through its own module. A batch's statements run on the event loo
 row: in a thread each row would wait for the interpreter lock behind the loop), and so does its ``BEGIN IMMEDIATE``,
 which takes the write lock or fails at once (a timeout of 0) and touches no disk: a hop to a thread for it waited
 for the interpreter lock behind the busy loop, up to 300 ms. ``COMMIT`` runs in a thread of the journal's own: it
-waits for the disk (``synchronous=FULL``), and on a busy disk that took
-tens of milliseconds, during which the loop, and every table on it, would have stood still; ``sqlite3`` lets go of
-the interpreter lock while it waits. A lock held by another process is never waited for inside SQLite, but tried
-again a little later, up to :data:`BUSY_SECONDS`. PostgreSQL is used through psycopg's asyncio connection. The
-statements are written out here, over the tables of :mod:`ohhell.server.storage.models` (a test checks that they
-agree with the models, on both databases).
+waits for the disk (``synchronous=FULL``), and on a busy disk that took tens of milliseconds, during which the loop,
+and every table on it, would have stood still; ``sqlite3`` lets go of the interpreter lock while it waits. A lock
+held by another process is never waited for inside SQLite, but tried again a little later, up to
+:data:`BUSY_SECONDS`. PostgreSQL is used through psycopg's asyncio connection. The statements are written out here,
+over the tables of :mod:`ohhell.server.storage.models` (a test checks that they agree with the models, on both
+databases).
 
 A batch that breaks a constraint (a second writer of the same ``seq``: another process took the table over) is
 written again one write at a time, so that only the offending write fails, with :class:`ConflictError`. Any
