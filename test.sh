@@ -6,4 +6,6 @@ tools/setup-venv.sh dev
 echo "== ruff"; .venv/bin/ruff check src tests bench examples
 .venv/bin/ruff format --check src tests bench examples
 echo "== mypy --strict"; .venv/bin/mypy
-echo "== pytest"; .venv/bin/python -m pytest "$@"
+# Two workers (pytest-xdist; OHHELL_TEST_WORKERS to change, 0 for none). A module whose tests follow on from each
+# other is kept on one worker by its xdist_group mark (--dist loadgroup); later arguments override these.
+echo "== pytest"; .venv/bin/python -m pytest -n "${OHHELL_TEST_WORKERS:-2}" --dist loadgroup "$@"

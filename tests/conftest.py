@@ -203,3 +203,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             pytest.fail("CI needs Debian's chromium (apt-get install chromium): .ci/run installs it")
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_FLAGS}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under ``--dist loadgroup`` (./test.sh), stop at once if pytest-xdist lost the ``xdist_group`` marks.
+
+    It groups by adding ``@group`` to the node ids of a worker's collection, which pytest 9.2 no longer lets it do
+    (pytest-xdist issue 1386): the marked modules' tests would then be spread over the workers and fail by turns.
+    """
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [item.nodeid for item in session.items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(
+            f"pytest-xdist's --dist loadgroup lost the xdist_group mark of {len(lost)} tests ({lost[0]}, ...): "
+            "this pytest and pytest-xdist do not work together (pyproject.toml pins pytest below 9.2)"
+        )

@@ -51,6 +51,9 @@ def ohhell_command() -> str:
     return found
 
 
+# Its console-script runs are started all at once for the whole module: under pytest-xdist it stays on one worker.
+pytestmark = pytest.mark.xdist_group("check_errors")
+
 _RUNS: dict[bytes, tuple[int, bytes, bytes]] = {}
 """``ohhell check -`` runs by standard input, done ahead in parallel by :func:`_prefetch_cli_runs`."""
 

@@ -81,6 +81,9 @@ def expected_of(name: str) -> dict[str, Any]:
 RunKey = tuple[str, str]
 """A run of ``ohhell check``: (golden name, "file" or "stdin")."""
 
+# Its console-script runs are started all at once for the whole module: under pytest-xdist it stays on one worker.
+pytestmark = pytest.mark.xdist_group("golden_records")
+
 _RUNS: dict[RunKey, tuple[int, bytes, bytes]] = {}
 """Console script runs, done ahead in parallel by :func:`_prefetch_cli_runs`."""
 

@@ -23,7 +23,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from server.partypage import INSTANT, SharedTable, shared_table
 from server.serving import RunningServer
 
-pytestmark = pytest.mark.browser
+# The tests play one table on from moment to moment, in order: under pytest-xdist they stay on one worker.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("party_layout")]
 
 SIZES: Final = [ViewportSize(width=390, height=844), ViewportSize(width=1280, height=720),
                 ViewportSize(width=1366, height=768), ViewportSize(width=1920, height=1080)]  # fmt: skip
