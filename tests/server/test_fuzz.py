@@ -160,12 +160,16 @@ TERMINATOR = json.dumps({"type": "show_hands", "deal": 100_000})
 
 
 def settled_state(client: TestClient, game_id: int) -> dict[str, Any]:
-    """The table once the computer players have stopped acting."""
+    """The table once the computer players have stopped acting: it waits for the person (their turn, Next hand, or
+    the game over), and reads the same twice. Not two equal readings alone: on a loaded machine a computer player
+    may take longer to choose than the pause between them."""
     previous: dict[str, Any] | None = None
-    for _ in range(100):
+    for _ in range(250):
         with client.websocket_connect(f"/ws/games/{game_id}") as socket:
             state: dict[str, Any] = socket.receive_json()
-        if state == previous:
+        game, deal = state.get("game") or {}, state.get("deal") or {}
+        waits = bool(deal.get("my_turn") or game.get("over") or game.get("waiting_for_next"))
+        if waits and state == previous:
             return state
         previous = state
         time.sleep(0.02)
