@@ -78,6 +78,24 @@ def test_buckets_spend_all_keys_or_none_and_hold_a_bounded_number() -> None:
     assert len(buckets) == 3  # the least recently used were forgotten
 
 
+def test_buckets_forget_the_keys_that_are_full_again() -> None:
+    """A server meets thousands of new guests an hour: their buckets go once refilled, not only at ``keep``."""
+    now = [0.0]
+    buckets = guards.Buckets(per_second=1.0, burst=4, clock=lambda: now[0])
+    for key in range(100):
+        assert buckets.take(f"guest-{key}") == 0.0
+    assert len(buckets) == 100
+    now[0] = 3.0
+    assert buckets.take("guest-0") == 0.0  # used again: kept, at its count
+    assert len(buckets) == 100
+    now[0] = 4.0  # the others were spent at 0 and are full again; guest-0 was spent at 3
+    assert buckets.take("late") == 0.0
+    assert len(buckets) == 2
+    for _ in range(4):  # guest-0 kept its count: 3 tokens at 3.0, 4 (its burst) at 4.0, and no more
+        assert buckets.take("guest-0") == 0.0
+    assert buckets.take("guest-0") > 0
+
+
 def test_the_limits_are_checked_when_the_server_is_configured() -> None:
     with pytest.raises(ValueError, match="trusted proxy is an IP address or network"):
         ServerConfig("sqlite://", trusted_proxies=("nginx.local",))

@@ -187,3 +187,54 @@ def test_workers_on_one_port_share_the_games_and_a_killed_worker_is_replaced(tmp
                 time.sleep(0.5)
         finally:
             server.stop()
+
+
+def test_the_hub_carries_a_burst_in_order_as_few_publications_and_reads_leases_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Messages queued while the publisher is busy leave as one publication per inbox, and arrive in order; the
+    relay's watch reads every relayed table's lease in one round trip."""
+    from ohhell.server.processes import hub
+
+    published: list[int] = []
+    publications = hub.publications
+
+    def counted(batch: Any) -> list[tuple[str, bytes]]:
+        out = publications(batch)
+        published.append(len(out))
+        return out
+
+    monkeypatch.setattr(hub, "publications", counted)
+
+    async def scenario() -> tuple[list[int], dict[int, str | None], str, str]:
+        database = f"sqlite:///hub-test-{time.monotonic_ns()}"
+        sender, receiver = hub.RedisHub(REDIS, database), hub.RedisHub(REDIS, database)
+        heard: list[int] = []
+        everything = asyncio.Event()
+
+        async def on_message(message: dict[str, Any]) -> None:
+            heard.append(int(message["n"]))
+            if len(heard) == 600:
+                everything.set()
+
+        async def nothing_lost(game_id: int) -> None:
+            return None
+
+        await sender.start(on_message, nothing_lost)
+        await receiver.start(on_message, nothing_lost)
+        try:
+            for n in range(600):  # queued in one turn: the publisher takes them in rounds of PUBLISH_AT_ONCE
+                sender.send(receiver.process_id, {"kind": "deliver", "n": n})
+            async with asyncio.timeout(30):
+                await everything.wait()
+            await sender.acquire(7)
+            await receiver.acquire(8)
+            return heard, await receiver.owners([7, 8, 9, 7]), sender.process_id, receiver.process_id
+        finally:
+            await sender.close()
+            await receiver.close()
+
+    heard, owners, sender_id, receiver_id = asyncio.run(scenario())
+    assert heard == list(range(600))
+    assert published == [1, 1]  # 600 messages to one inbox: two rounds of the publisher, one publication each
+    assert owners == {7: sender_id, 8: receiver_id, 9: None}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import os
 import sqlite3
 import uuid
 import weakref
@@ -190,6 +191,49 @@ def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     assert run_async(journal_mode) == "wal"
 
 
+@pytest.mark.parametrize("sync_each_commit", [False, True])
+def test_the_journal_commits_on_the_loop_and_syncs_the_log_every_few_seconds_unless_told_to_sync_each_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync_each_commit: bool
+) -> None:
+    """By default a commit is SQLite's ``synchronous=NORMAL``, made on the loop (no thread), and the log is synced to
+    the disk within the checkpoint's seconds; ``--sync-each-commit`` waits for the disk at each commit, in a thread."""
+    from ohhell.server.storage import journal
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    schema.upgrade(url)
+    synced: list[str] = []
+    fsync = os.fsync
+
+    def watched_fsync(descriptor: int) -> None:
+        synced.append(Path(f"/proc/self/fd/{descriptor}").readlink().name)
+        fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", watched_fsync)
+    monkeypatch.setattr(journal, "CHECKPOINT_SECONDS", 0.05)
+
+    async def scenario() -> tuple[int, bool, int]:
+        store = Store(url, sync_each_commit=sync_each_commit)
+        try:
+            created = await store.create_game(new_game())
+            await log_some_actions(store, created.id, 5)
+            backend = store.journal._backend
+            assert isinstance(backend, journal._Sqlite)
+            connection = backend._open()
+            level = int(connection.execute("PRAGMA synchronous").fetchone()[0])
+            for _ in range(100):  # the checkpoints' thread syncs the log within its seconds
+                if "games.sqlite3-wal" in synced:
+                    break
+                await asyncio.sleep(0.02)
+            return level, backend._waiter is not None, len((await store.load(created.id)).actions)
+        finally:
+            await store.close()
+
+    level, threaded, written = run_async(scenario)
+    assert written == 5
+    assert "games.sqlite3-wal" in synced
+    assert (level, threaded) == ((2, True) if sync_each_commit else (1, False))  # FULL in a thread, or NORMAL
+
+
 def test_database_urls_get_the_right_drivers() -> None:
     assert database.async_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
     assert database.sync_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
@@ -233,7 +277,10 @@ def test_the_migration_of_the_commitment_gives_every_older_game_a_salt_and_no_pr
     assert rows[0][0] != rows[1][0]  # a salt of its own each
 
 
-def test_a_write_tried_again_while_another_connection_holds_the_lock_leaves_no_cycle_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sync_each_commit", [False, True], ids=["commit-on-the-loop", "sync-each-commit"])
+def test_a_write_tried_again_while_another_connection_holds_the_lock_leaves_no_cycle_behind(
+    tmp_path: Path, sync_each_commit: bool
+) -> None:
     """The journal tries a write again while another connection holds SQLite's write lock; the failed try's
     exception must not keep the batch alive in a cycle. The server never lets the collector walk the old generation
     on CPython's rule (ohhell.site.collector), so such a cycle held every retried batch until memory doubled (found
@@ -242,7 +289,7 @@ def test_a_write_tried_again_while_another_connection_holds_the_lock_leaves_no_c
     schema.upgrade(url)
 
     async def scenario() -> tuple[int, int]:
-        store = Store(url)
+        store = Store(url, sync_each_commit=sync_each_commit)
         try:
             created = await store.create_game(new_game())
             holder = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)

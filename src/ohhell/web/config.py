@@ -45,6 +45,12 @@ class ServerConfig:
     """Origins besides the server's own whose pages may open the game socket (``https://cards.example.org``)."""
     redis_url: str | None = None
     """With several server processes on one PostgreSQL database: the Redis where they meet (leases, messages)."""
+    sync_each_commit: bool = False
+    """SQLite: wait for the disk at every commit of the moves (``synchronous=FULL``, in a thread), so that an
+    acknowledged move survives a power cut too. Off, a commit is written on the event loop without waiting for the
+    disk (``synchronous=NORMAL``) and the journal syncs it within :data:`~ohhell.server.storage.journal.
+    CHECKPOINT_SECONDS`: a crash of the server loses nothing, a power cut at most the last two seconds
+    (docs/hosting.md#durability). PostgreSQL's commits are its server's business."""
     trusted_proxies: tuple[str, ...] = ()
     """The reverse proxies (addresses or networks: ``127.0.0.1``, ``10.0.0.0/8``) whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed; from anyone else those headers are ignored (docs/hosting.md)."""

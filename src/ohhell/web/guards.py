@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Final, Literal
 
 import orjson
@@ -62,12 +62,15 @@ class Buckets:
     recently used go first: a flood of new keys forgets old ones, it cannot grow the memory).
     """
 
-    def __init__(self, per_second: float, burst: float, keep: int = 100_000) -> None:
+    def __init__(
+        self, per_second: float, burst: float, keep: int = 100_000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.per_second = per_second
         self.burst = burst
         self.keep = keep
+        self.clock = clock
         self._buckets: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()
-        """key -> (tokens, when counted), least recently used first."""
+        """key -> (tokens, when counted), least recently used first, so also the oldest count first."""
 
     def _tokens(self, key: Hashable, now: float) -> float:
         tokens, at = self._buckets.get(key, (self.burst, now))
@@ -75,7 +78,7 @@ class Buckets:
 
     def wait(self, *keys: Hashable) -> float:
         """The seconds until every key has a token (0.0: they have now)."""
-        now = time.monotonic()
+        now = self.clock()
         return max((max(0.0, 1 - self._tokens(key, now)) / self.per_second for key in keys), default=0.0)
 
     def take(self, *keys: Hashable) -> float:
@@ -83,13 +86,20 @@ class Buckets:
         waiting = self.wait(*keys)
         if waiting:
             return waiting
-        now = time.monotonic()
+        now = self.clock()
         for key in keys:
             self._buckets[key] = (self._tokens(key, now) - 1, now)
             self._buckets.move_to_end(key)
-        while len(self._buckets) > self.keep:
-            self._buckets.popitem(last=False)
+        self._forget(now)
         return 0.0
+
+    def _forget(self, now: float) -> None:
+        """Keys full again (a bucket refills from empty in ``burst / per_second`` seconds: as if never used), and
+        the least recently used beyond ``keep``. The oldest count is first, so this stops at the first kept key."""
+        full_since = now - self.burst / self.per_second
+        buckets = self._buckets
+        while buckets and (len(buckets) > self.keep or next(iter(buckets.values()))[1] <= full_since):
+            buckets.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._buckets)

@@ -185,7 +185,7 @@ def game_router(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(config.database_url)
+        store = Store(config.database_url, sync_each_commit=config.sync_each_commit)
         thinkers = Thinkers(config.computer_processes, config.quick_processes if config.computer_processes else 0)
         warming = asyncio.create_task(thinkers.start())
         hub: Hub = RedisHub(config.redis_url, config.database_url) if config.redis_url else SoloHub()

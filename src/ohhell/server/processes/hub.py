@@ -10,7 +10,9 @@ it over from the log.
 :class:`SoloHub` is the single process's hub: every lease is its own and nothing travels. :class:`RedisHub`
 keeps leases as Redis keys (``SET … NX PX``, renewed by a script that only touches keys still its own) and
 carries messages over Redis pub/sub, all published through one connection in order, so that a connection's
-messages arrive in the order the owner sent them. Pub/sub keeps nothing for a process that was not listening:
+messages arrive in the order the owner sent them. What is queued for one process while the publisher is busy
+leaves as one publication (a JSON list), so a busy table's messages cost one round of Redis's and the parser's
+work per turn of the publisher, not one per message. Pub/sub keeps nothing for a process that was not listening:
 a connection that comes back is sent the whole state again.
 
 Announcements go to every process at once, this one included (:meth:`Hub.announce`, a channel every process
@@ -49,6 +51,24 @@ ANNOUNCE_SECONDS: Final = 2.0
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 """What receives a message addressed to this process."""
+
+OWNERS_AT_ONCE: Final = 1000
+"""Leases read in one ``MGET``."""
+PUBLISH_AT_ONCE: Final = 500
+"""Messages the publisher takes from its outbox in one round (one pipeline to Redis)."""
+
+
+def publications(batch: Sequence[tuple[str, dict[str, Any]]]) -> list[tuple[str, bytes]]:
+    """A round of the outbox as publications: one per channel, its messages in the order queued (a JSON list).
+
+    >>> publications([("a", {"n": 1}), ("b", {"n": 2}), ("a", {"n": 3})])
+    [('a', b'[{"n":1},{"n":3}]'), ('b', b'[{"n":2}]')]
+    """
+    by_channel: dict[str, list[dict[str, Any]]] = {}
+    for channel, message in batch:
+        by_channel.setdefault(channel, []).append(message)
+    return [(channel, orjson.dumps(messages)) for channel, messages in by_channel.items()]
+
 
 _RENEW: Final = """
 local lost = {}
@@ -130,6 +150,9 @@ class Hub(Protocol):
     async def owner(self, game_id: int) -> str | None:
         """Who holds the game's lease now, if anyone."""
 
+    async def owners(self, game_ids: Sequence[int]) -> dict[int, str | None]:
+        """:meth:`owner` of each game, asked all at once."""
+
     async def release(self, game_id: int) -> None:
         """Give up the game's lease (the table was let go)."""
 
@@ -176,6 +199,9 @@ class SoloHub:
     async def owner(self, game_id: int) -> str | None:
         return self.process_id
 
+    async def owners(self, game_ids: Sequence[int]) -> dict[int, str | None]:
+        return dict.fromkeys(game_ids, self.process_id)
+
     async def release(self, game_id: int) -> None:
         return None
 
@@ -188,6 +214,10 @@ class SoloHub:
     async def announce(self, message: dict[str, Any]) -> None:
         for handler in self._hearers:
             await handler(message)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def key_prefix(database_url: str) -> str:
@@ -209,7 +239,7 @@ class RedisHub:
         self._pool = BlockingConnectionPool.from_url(redis_url, max_connections=16, timeout=5)
         self.redis = Redis(connection_pool=self._pool)
         self._owned: set[int] = set()
-        self._outbox: deque[tuple[str, bytes]] = deque()
+        self._outbox: deque[tuple[str, dict[str, Any]]] = deque()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
@@ -279,23 +309,30 @@ class RedisHub:
         holder = await self.redis.get(key)
         if holder is None:  # it ran out just now: try once more
             return await self.acquire(game_id)
-        owner = holder.decode() if isinstance(holder, bytes) else str(holder)
+        owner = _text(holder)
         if owner == self.process_id:
             self._owned.add(game_id)
         return owner
 
     async def owner(self, game_id: int) -> str | None:
-        holder = await self.redis.get(self._lease(game_id))
-        if holder is None:
-            return None
-        return holder.decode() if isinstance(holder, bytes) else str(holder)
+        return (await self.owners([game_id]))[game_id]
+
+    async def owners(self, game_ids: Sequence[int]) -> dict[int, str | None]:
+        """One ``MGET`` a thousand games (the relay asks for every relayed table twice a second)."""
+        unique = list(dict.fromkeys(game_ids))
+        held: dict[int, str | None] = {}
+        for start in range(0, len(unique), OWNERS_AT_ONCE):
+            part = unique[start : start + OWNERS_AT_ONCE]
+            for game_id, holder in zip(part, await self.redis.mget([self._lease(g) for g in part]), strict=True):
+                held[game_id] = None if holder is None else _text(holder)
+        return held
 
     async def release(self, game_id: int) -> None:
         self._owned.discard(game_id)
         await self._release(keys=[self._lease(game_id)], args=[self.process_id])
 
     def send(self, process_id: str, message: dict[str, Any]) -> None:
-        self._outbox.append((self._inbox(process_id), orjson.dumps(message)))
+        self._outbox.append((self._inbox(process_id), message))
         self._wake.set()
 
     def hear(self, handler: Handler) -> None:
@@ -337,15 +374,15 @@ class RedisHub:
                 self._all_answered[announcement_id].set()
 
     async def _publish(self) -> None:
-        """Send the outbox in order, many messages per round trip, through one connection."""
+        """Send the outbox in order through one connection: each inbox's messages of a round as one publication."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self._outbox:
-                batch = [self._outbox.popleft() for _ in range(min(500, len(self._outbox)))]
+                batch = [self._outbox.popleft() for _ in range(min(PUBLISH_AT_ONCE, len(self._outbox)))]
                 try:
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
+                        for channel, data in publications(batch):
                             pipe.publish(channel, data)
                         await pipe.execute()
                 except Exception:
@@ -362,17 +399,29 @@ class RedisHub:
                 continue
             if message is None or message.get("type") != "message" or self._on_message is None:
                 continue
+            channel = message.get("channel")
             try:
                 data = orjson.loads(message["data"])
-                channel = message.get("channel")
-                if (channel.decode() if isinstance(channel, bytes) else channel) == self._everyone():
-                    await self._heard(data)
-                elif data.get("kind") == "announced":
-                    self._answered(str(data.get("id")))
+            except orjson.JSONDecodeError:
+                log.exception("hub: a publication that is not JSON")
+                continue
+            if (channel.decode() if isinstance(channel, bytes) else channel) == self._everyone():
+                await self._handle(self._heard, data)
+                continue
+            for one in data if isinstance(data, list) else [data]:  # an inbox's publication: its messages in order
+                if isinstance(one, dict) and one.get("kind") == "announced":
+                    self._answered(str(one.get("id")))
                 else:
-                    await self._on_message(data)
-            except Exception:
-                log.exception("hub: a message could not be handled")
+                    await self._handle(self._on_message, one)
+
+    @staticmethod
+    async def _handle(handler: Handler, message: Any) -> None:
+        try:
+            if not isinstance(message, dict):
+                raise TypeError(f"a message is a JSON object, not {type(message).__name__}")
+            await handler(message)
+        except Exception:
+            log.exception("hub: a message could not be handled")
 
     async def _renew_leases(self) -> None:
         """Keep this process's leases alive; a lease found lost (taken over, or run out) is reported.

@@ -305,11 +305,12 @@ class Relay:
 
     async def _check_relayed(self) -> None:
         now = time.monotonic()
-        owners: dict[int, str | None] = {}
-        for link in list(self.relayed.values()):
-            if link.game_id not in owners:
-                owners[link.game_id] = await self.hub.owner(link.game_id)
-            if owners[link.game_id] != link.owner:
+        links = list(self.relayed.values())
+        owners = await self.hub.owners([link.game_id for link in links]) if links else {}
+        for link in links:
+            if link.closed or self.relayed.get(link.id) is not link:  # gone, or opened again, while Redis answered
+                continue
+            if owners.get(link.game_id) != link.owner:
                 await link.reopen()
             elif link.owner is not None and now - link._still_at >= STILL_SECONDS:
                 link._still_at = now

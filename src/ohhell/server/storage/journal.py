@@ -2,18 +2,25 @@
 
 Every write a table makes (an action with the game's progress, Next hand, giving up, a new game) is handed to
 :meth:`Journal.submit`, which returns once the write is committed: an action is announced only after that, so a
-crash never loses one that was acknowledged. While a batch is being committed, the writes that arrive meanwhile
-gather into the next one, so a busy server commits hundreds of actions per transaction and a quiet one commits
-each at once.
+crash of the server never loses one that was acknowledged (a power cut: below). While a batch is being committed,
+the writes that arrive meanwhile gather into the next one, so a busy server commits hundreds of actions per
+transaction and a quiet one commits each at once.
 
-SQLite is used through its own module. A batch's statements run on the event loop (in memory, microseconds a
-row: in a thread each row would wait for the interpreter lock behind the loop), and so does its ``BEGIN IMMEDIATE``,
-which takes the write lock or fails at once (a timeout of 0) and touches no disk: a hop to a thread for it waited
-for the interpreter lock behind the busy loop, up to 300 ms. ``COMMIT`` runs in a thread of the journal's own: it
-waits for the disk (``synchronous=FULL``), and on a busy disk that took tens of milliseconds, during which the loop,
-and every table on it, would have stood still; ``sqlite3`` lets go of the interpreter lock while it waits. A lock
-held by another process is never waited for inside SQLite, but tried again a little later, up to
-:data:`BUSY_SECONDS`. PostgreSQL is used through psycopg's asyncio connection. The statements are written out here,
+SQLite is used through its own module, and a whole batch runs on the event loop: its ``BEGIN IMMEDIATE``, which
+takes the write lock or fails at once (a timeout of 0), its statements (in memory, microseconds a row: in a thread
+each row would wait for the interpreter lock behind the loop) and its ``COMMIT``, which with ``synchronous=NORMAL``
+writes the write-ahead log without waiting for the disk (a fraction of a millisecond). What is committed survives a
+crash of the process at once (it is in the operating system's hands); every :data:`CHECKPOINT_SECONDS` a thread of
+the journal's syncs the log to the disk and checkpoints it, so a power cut loses at most the moves of those last
+seconds. Every hop to a thread and back waits for a turn of the busy loop, and the interpreter lock, each way:
+with the commit in a thread, as before, a move waited three times as long for its acknowledgement at the median
+(docs/server-load.md, ninth round). ``sync_each_commit`` (``ohhell serve --sync-each-commit``) keeps that way, for
+a host who wants every acknowledged move to survive a power cut: ``synchronous=FULL``, and ``COMMIT`` in a thread
+of the journal's own, since it waits for the disk (on a busy disk tens of milliseconds, during which the loop would
+stand still; ``sqlite3`` lets go of the interpreter lock while it waits). A lock held by another process is never
+waited for inside SQLite, but tried again a little later, up to :data:`BUSY_SECONDS`.
+
+PostgreSQL is used through psycopg's asyncio connection. The statements are written out here,
 over the tables of :mod:`ohhell.server.storage.models` (a test checks that they agree with the models, on both
 databases).
 
@@ -29,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -181,11 +189,13 @@ class _Backend(Protocol):
 
 
 class _Sqlite:
-    """SQLite: ``BEGIN`` and the statements on the event loop, ``COMMIT`` (the wait for the disk) in a thread of
-    its own; never a wait inside SQLite for another's lock."""
+    """SQLite: the batch on the event loop, synced to the disk every few seconds in a thread (or, with
+    ``sync_each_commit``, each ``COMMIT`` waiting for the disk in a thread); never a wait inside SQLite for another's
+    lock."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, sync_each_commit: bool = False) -> None:
         self.path = path
+        self.sync_each_commit = sync_each_commit
         self._connection: sqlite3.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self._written = False
@@ -213,7 +223,8 @@ class _Sqlite:
             connection = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA foreign_keys=ON")
-            connection.execute("PRAGMA synchronous=FULL")  # a commit is on disk before its moves are announced
+            # FULL: a commit is on disk before its moves are announced; NORMAL: in the operating system's hands
+            connection.execute(f"PRAGMA synchronous={'FULL' if self.sync_each_commit else 'NORMAL'}")
             connection.execute("PRAGMA cache_size=-1024")
             connection.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in a thread (_checkpoints), not here
             self._connection = connection
@@ -275,7 +286,10 @@ class _Sqlite:
                     _update_game(columns, "?"),
                     [*(json.dumps(values[c]) if c in JSON_COLUMNS else values[c] for c in columns), now, game_id],
                 )
-            await self._execute_off_loop(connection, "COMMIT")
+            if self.sync_each_commit:
+                await self._execute_off_loop(connection, "COMMIT")
+            else:
+                connection.execute("COMMIT")
         except sqlite3.IntegrityError as exc:
             connection.execute("ROLLBACK")
             raise ConflictError(str(exc)) from exc
@@ -286,7 +300,8 @@ class _Sqlite:
         return results
 
     async def _checkpoints(self) -> None:
-        """Every few seconds after writes, move the write-ahead log into the database file, in a thread.
+        """Every few seconds after writes, sync the write-ahead log to the disk and move it into the database file,
+        in a thread.
 
         A checkpoint copies pages and syncs the file: done by the committing connection (SQLite's default), it
         would hold up the event loop for as long.
@@ -302,6 +317,7 @@ class _Sqlite:
                 log.warning("journal: a checkpoint of %s failed; the next one tries again", self.path, exc_info=True)
 
     def _checkpoint(self) -> None:
+        sync_log(self.path)  # first: what was committed is on the disk even if the checkpoint cannot copy it yet
         connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
         try:
             connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -315,13 +331,26 @@ class _Sqlite:
             self._checkpointer = None
         if self._connection is not None:
             if self._written:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(sqlite3.Error, OSError):
+                    sync_log(self.path)
                     self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             self._connection.close()
             self._connection = None
         if self._waiter is not None:
             self._waiter.shutdown(wait=True)
             self._waiter = None
+
+
+def sync_log(path: str) -> None:
+    """Wait until the database's write-ahead log is on the disk (the commits of ``synchronous=NORMAL`` so far)."""
+    try:
+        descriptor = os.open(f"{path}-wal", os.O_RDONLY)
+    except FileNotFoundError:  # no log yet, or the last connection closed and folded it in
+        return
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 class _Postgres:
@@ -409,10 +438,10 @@ class _Postgres:
                 self._connection = None
 
 
-def _backend(url: str, connect_args: dict[str, Any]) -> _Backend:
+def _backend(url: str, connect_args: dict[str, Any], sync_each_commit: bool = False) -> _Backend:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        return _Sqlite(parsed.database or ":memory:")
+        return _Sqlite(parsed.database or ":memory:", sync_each_commit)
     if parsed.get_backend_name() == "postgresql":
         return _Postgres(parsed.set(drivername="postgresql").render_as_string(hide_password=False), connect_args)
     raise ValueError(f"unsupported database {parsed.get_backend_name()!r}: use a sqlite:/// or postgresql:// URL")
@@ -424,8 +453,8 @@ class Journal:
     ``connect_args`` go to the PostgreSQL connection (the tests confine themselves to a schema with ``options``).
     """
 
-    def __init__(self, url: str, connect_args: dict[str, Any] | None = None) -> None:
-        self._backend = _backend(url, dict(connect_args or {}))
+    def __init__(self, url: str, connect_args: dict[str, Any] | None = None, *, sync_each_commit: bool = False) -> None:
+        self._backend = _backend(url, dict(connect_args or {}), sync_each_commit)
         self._pending: list[tuple[Write, asyncio.Future[int | None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None

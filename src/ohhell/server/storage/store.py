@@ -199,10 +199,10 @@ class _SqliteReads:
 class Store:
     """Games and actions in one database. Create with a URL; :meth:`close` when done."""
 
-    def __init__(self, url: str, **engine_options: Any) -> None:
+    def __init__(self, url: str, *, sync_each_commit: bool = False, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self.journal = Journal(url, engine_options.get("connect_args"))
+        self.journal = Journal(url, engine_options.get("connect_args"), sync_each_commit=sync_each_commit)
         parsed = make_url(url)
         self._sqlite = _SqliteReads(parsed.database or ":memory:") if parsed.get_backend_name() == "sqlite" else None
         self.reads = LoopReads(url, self._sessions)
