@@ -78,6 +78,22 @@ def _warm_up() -> None:
     bot_for("easy")
 
 
+QUICK_LEVELS: Final = ("easy", "normal")
+"""The levels the quick workers play (with Hints)."""
+
+
+def _warm_up_quick() -> None:
+    """:func:`_warm_up`, and each quick level decides once (the learned player loads its networks and its numerical
+    libraries then), so that no person's first decision waits for that."""
+    from ohhell.game import Game
+    from ohhell.rules import Rules
+
+    game = Game(Rules.preset("short"), number=1)
+    view = game.view(game.to_act)
+    for level in QUICK_LEVELS:
+        decide_seeded(level, view, "warm-up")
+
+
 def _follow_parent(parent: int) -> None:
     """In a worker process: exit as soon as the server process is gone, however it went."""
 
@@ -138,7 +154,7 @@ def _widen(connection: Connection) -> None:
 def _serve_pipe(requests: Connection, answers: Connection, parent: int) -> None:
     """A quick worker's life: read a batch of requests, answer it, until the pipe closes."""
     _follow_parent(parent)
-    _warm_up()
+    _warm_up_quick()
     while True:
         try:
             batch = pickle.loads(requests.recv_bytes())
