@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from ohhell.club.models import ClubInviteRow, ClubMemberRow, ClubRow, ClubTableRow, SeriesResultRow
 from ohhell.club.results import PersonResult, person_results
 from ohhell.web.accounts.models import AccountPlayerRow
-from ohhell.web.database import LoopReads, create_server_engine
+from ohhell.web.database import LoopReads, LoopWrites, create_server_engine
 from ohhell.web.models import utc_now
 from ohhell.web.results import SeriesResult
 
@@ -79,20 +79,23 @@ def club_name_problem(name: str) -> str | None:
 class ClubStore:
     """The club's tables over one database URL; the site's :class:`~ohhell.web.results.ResultsHook`."""
 
-    def __init__(self, url: str, **engine_options: Any) -> None:
+    def __init__(self, url: str, *, sync_each_commit: bool = False, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._reads = LoopReads(url, self._sessions)
+        self._writes = LoopWrites(url, self._sessions, sync_each_commit=sync_each_commit)
 
     async def close(self) -> None:
         """Release the connections."""
         await self.engine.dispose()
         self._reads.close()
+        self._writes.close()
 
     async def reconnect(self) -> None:
         """Drop every connection (the database was replaced or repaired)."""
         await self.engine.dispose()
         self._reads.close()
+        self._writes.close()
 
     # ----------------------------------------------------------------- series results
 
@@ -102,19 +105,23 @@ class ClubStore:
         await self.store_results(person_results(result, club_id))
 
     async def store_results(self, results: Iterable[PersonResult]) -> int:
-        """Insert results not stored yet; how many were new."""
-        added = 0
-        async with self._sessions() as session:
-            for result in results:
-                if await session.get(SeriesResultRow, (result.game_id, result.seat)) is None:
+        """Insert results not stored yet; how many were new (one small transaction, :class:`LoopWrites`: every
+        series' end stores one, beside the moves of every other table)."""
+        wanted = list(results)
+
+        def insert(session: Session) -> int:
+            added = 0
+            for result in wanted:
+                if session.get(SeriesResultRow, (result.game_id, result.seat)) is None:
                     session.add(SeriesResultRow(**row_values(result)))
                     added += 1
-            try:
-                await session.commit()
-            except IntegrityError:  # stored meanwhile by another process: theirs stands
-                await session.rollback()
-                return 0
-        return added
+            session.flush()
+            return added
+
+        try:
+            return await self._writes(insert)
+        except IntegrityError:  # stored meanwhile by another process: theirs stands
+            return 0
 
     async def replace_result(self, result: PersonResult) -> None:
         """Store a rebuilt result in place of the one stored (the rebuild's ``--fix``)."""

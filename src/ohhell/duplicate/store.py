@@ -30,7 +30,7 @@ from ohhell.commitment import secret_deal_number
 from ohhell.duplicate.models import EntryRow, EventRow
 from ohhell.duplicate.scoring import METHODS, Entry, Standing, score_event
 from ohhell.rules import Rules
-from ohhell.web.database import LoopReads, create_server_engine
+from ohhell.web.database import LoopReads, LoopWrites, create_server_engine
 from ohhell.web.events import ClubEvent, EventGames, EventTable
 from ohhell.web.models import utc_now
 from ohhell.web.results import NoResults, ResultsHook, SeatResult, SeriesResult
@@ -246,10 +246,13 @@ class DuplicateStore:
     """The events' tables over one database URL; the game's :class:`~ohhell.web.events.EventTables` and a results
     hook in front of ``results`` (the club's)."""
 
-    def __init__(self, url: str, results: ResultsHook | None = None, **engine_options: Any) -> None:
+    def __init__(
+        self, url: str, results: ResultsHook | None = None, *, sync_each_commit: bool = False, **engine_options: Any
+    ) -> None:
         self.engine: AsyncEngine = create_server_engine(url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._reads = LoopReads(url, self._sessions)
+        self._writes = LoopWrites(url, self._sessions, sync_each_commit=sync_each_commit)
         self.results: ResultsHook = results if results is not None else NoResults()
         self.games: EventGames | None = None
         """Where entries' tables are dealt (the site sets the game's)."""
@@ -258,11 +261,13 @@ class DuplicateStore:
         """Release the connections."""
         await self.engine.dispose()
         self._reads.close()
+        self._writes.close()
 
     async def reconnect(self) -> None:
         """Drop every connection (the database was replaced or repaired)."""
         await self.engine.dispose()
         self._reads.close()
+        self._writes.close()
 
     # ----------------------------------------------------------------- events
 
@@ -490,17 +495,20 @@ class DuplicateStore:
             return
         human = next((s for s in result.seats if s.kind == "human"), None)
         gave_up = human is None or result.resigned == human.seat or human.seat in result.left
-        async with self._sessions() as session:
-            await session.execute(
-                update(EntryRow)
-                .where(EntryRow.id == entry.id, EntryRow.state == "playing")
-                .values(
-                    state="gave-up" if gave_up else "finished",
-                    finished_at=result.ended_at,
-                    result=result_to_json(result),
-                )
+        ended = (
+            update(EntryRow)
+            .where(EntryRow.id == entry.id, EntryRow.state == "playing")
+            .values(
+                state="gave-up" if gave_up else "finished",
+                finished_at=result.ended_at,
+                result=result_to_json(result),
             )
-            await session.commit()
+        )
+
+        def write(session: Session) -> None:
+            session.execute(ended)
+
+        await self._writes(write)
 
     # ----------------------------------------------------------------- closing
 

@@ -60,10 +60,11 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     """
     problem: dict[str, str | None] = {"database": None}
     accounts = AccountStore(config.database_url)
-    clubs = ClubStore(config.database_url)
+    clubs = ClubStore(config.database_url, sync_each_commit=config.sync_each_commit)
     watch = LoopWatch()
     old_generation = OldGeneration()
-    duplicates = DuplicateStore(config.database_url, results=clubs)  # the results hook: entries wait for the close
+    # the duplicate events are the results hook, in front of the club's: entries wait for the close
+    duplicates = DuplicateStore(config.database_url, results=clubs, sync_each_commit=config.sync_each_commit)
     sockets = OpenSockets()  # the seats' sockets by session: ending a session closes them on every process
 
     def deal_entries_with(games: EventGames) -> None:

@@ -13,6 +13,7 @@ so that a crowd that loaded many games leaves no large caches behind.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -125,6 +126,88 @@ class LoopReads:
         """Close the connection (the next read opens it again)."""
         if self._engine is not None:
             self._engine.dispose()
+
+
+class LoopWrites:
+    """Small writes (a few rows: a series' results, a duplicate entry's end) run where they hold SQLite's lock least.
+
+    A SQLite file has one write lock for every connection. Through aiosqlite a write holds it across several hops to
+    a thread and back (the ``INSERT``, a turn of the loop, the ``COMMIT``), each waiting for a turn of the busy loop
+    and for the interpreter lock; meanwhile the game's journal (:mod:`ohhell.server.storage.journal`), which never
+    waits inside SQLite, finds the lock taken and tries again 20 ms later, and every move of the batch waits with
+    it. So on a SQLite file a write runs straight on the event loop, as the journal's batches do, in one synchronous
+    transaction: ``BEGIN IMMEDIATE`` takes the lock or fails at once (a timeout of 0), the statements take
+    microseconds, and the ``COMMIT`` (``synchronous=NORMAL``) writes the write-ahead log without waiting for the disk,
+    which the journal's checkpoint thread syncs every 2 s. A lock held by another process is tried again a little
+    later, up to :data:`WRITE_BUSY_SECONDS`. Elsewhere (PostgreSQL), or with ``sync_each_commit`` (``ohhell serve
+    --sync-each-commit``: every commit waits for the disk, which it must not do on the loop), the same function runs
+    in an async session (``run_sync``) and is committed there.
+
+    A write is a sync function of a :class:`~sqlalchemy.orm.Session` that returns plain values; it is committed when
+    it returns, and rolled back if it raises (an :class:`~sqlalchemy.exc.IntegrityError` reaches the caller).
+    """
+
+    def __init__(self, url: str, sessions: async_sessionmaker[AsyncSession], *, sync_each_commit: bool = False) -> None:
+        self._sessions = sessions
+        parsed = make_url(url)
+        self._engine: Engine | None = None
+        on_file = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
+        if on_file and not sync_each_commit:
+            self._engine = create_engine(
+                sync_url(url), poolclass=StaticPool, connect_args={"timeout": 0, "check_same_thread": False}
+            )
+            event.listen(self._engine, "connect", _loop_write_pragmas)
+            event.listen(self._engine, "begin", _begin_immediate)
+
+    @property
+    def on_loop(self) -> bool:
+        """Whether writes run on the event loop (a SQLite file)."""
+        return self._engine is not None
+
+    async def __call__(self, write: Callable[[Session], T]) -> T:
+        """``write`` run and committed in one transaction: on the loop for a SQLite file, else in an async session."""
+        if self._engine is None:
+            async with self._sessions() as async_session:
+                result = await async_session.run_sync(write)
+                await async_session.commit()
+                return result
+        deadline = asyncio.get_running_loop().time() + WRITE_BUSY_SECONDS
+        while True:
+            try:
+                with Session(self._engine) as session:
+                    result = write(session)
+                    session.commit()
+                    return result
+            except OperationalError as exc:
+                busy = "locked" in str(exc.orig) or "busy" in str(exc.orig)
+                if not busy or asyncio.get_running_loop().time() >= deadline:
+                    raise
+            await asyncio.sleep(WRITE_BUSY_PAUSE_SECONDS)
+
+    def close(self) -> None:
+        """Close the connection (the next write opens it again)."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+WRITE_BUSY_SECONDS: Final = 5.0
+"""How long a write of :class:`LoopWrites` keeps trying while another process holds SQLite's write lock."""
+WRITE_BUSY_PAUSE_SECONDS: Final = 0.02
+
+
+def _loop_write_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # the "begin" event below starts each transaction, not the driver
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KB}")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # the commit does not wait for the disk (on the loop)
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # nor copies the log into the file: the journal's thread does
+    cursor.close()
+
+
+def _begin_immediate(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,7 +1,9 @@
 """The rows of tables of several people (:mod:`ohhell.server.party.models`), over the game store's engine.
 
 These writes are rare (a table set, a seat claimed, a link renewed, the game started, a seat given to a computer
-player), so they go through SQLAlchemy sessions rather than the journal, which carries the actions.
+player), so they go through SQLAlchemy sessions rather than the journal, which carries the actions: each one small
+transaction of :class:`~ohhell.web.database.LoopWrites` (on a SQLite file, on the loop, so that it never holds the
+write lock while the journal's batches wait for it).
 """
 
 from __future__ import annotations
@@ -52,15 +54,19 @@ class PartyStore:
     def __init__(self, store: Store) -> None:
         self._sessions = async_sessionmaker(store.engine, expire_on_commit=False)
         self._reads = store.reads
+        self._writes = store.writes
 
     async def create(self, game_id: int, host: str, host_name: str, settings: dict[str, Any]) -> dict[str, str]:
         """A new table's row, the host's claim of seat 0, its invite and watch codes (returned by kind)."""
         codes = {JOIN: new_code(), WATCH: new_code()}
-        async with self._sessions.begin() as session:
+
+        def write(session: Session) -> None:
             session.add(FriendTableRow(game_id=game_id, host=host, status=WAITING, settings=settings, gone={}))
             session.add(SeatClaimRow(game_id=game_id, seat=0, player=host, name=host_name))
             for kind, code in codes.items():
                 session.add(TableLinkRow(code=code, game_id=game_id, kind=kind))
+
+        await self._writes(write)
         return codes
 
     async def party(self, game_id: int) -> PartyRow | None:
@@ -85,9 +91,12 @@ class PartyStore:
 
     async def claim(self, game_id: int, seat: int, player: str, name: str) -> None:
         """``player`` takes ``seat`` (:class:`SeatTakenError` if someone has it)."""
+
+        def write(session: Session) -> None:
+            session.add(SeatClaimRow(game_id=game_id, seat=seat, player=player, name=name))
+
         try:
-            async with self._sessions.begin() as session:
-                session.add(SeatClaimRow(game_id=game_id, seat=seat, player=player, name=name))
+            await self._writes(write)
         except IntegrityError:
             raise SeatTakenError(f"seat {seat} of game {game_id} is taken") from None
 
@@ -129,32 +138,34 @@ class PartyStore:
     async def renew(self, game_id: int, kind: str) -> str:
         """A new code of ``kind``; the old one is retired as ``replaced``."""
         code = new_code()
-        async with self._sessions.begin() as session:
-            await session.execute(
+
+        def write(session: Session) -> None:
+            session.execute(
                 update(TableLinkRow)
                 .where(TableLinkRow.game_id == game_id, TableLinkRow.kind == kind, TableLinkRow.retired.is_(None))
                 .values(retired="replaced")
             )
             session.add(TableLinkRow(code=code, game_id=game_id, kind=kind))
+
+        await self._writes(write)
         return code
 
     async def set_status(self, game_id: int, status: str) -> None:
-        async with self._sessions.begin() as session:
-            await session.execute(update(FriendTableRow).where(FriendTableRow.game_id == game_id).values(status=status))
+        await self._change(game_id, status=status)
 
     async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
-        async with self._sessions.begin() as session:
-            await session.execute(
-                update(FriendTableRow).where(FriendTableRow.game_id == game_id).values(settings=settings)
-            )
+        await self._change(game_id, settings=settings)
 
     async def set_gone(self, game_id: int, gone: dict[int, dict[str, Any]]) -> None:
-        async with self._sessions.begin() as session:
-            await session.execute(
-                update(FriendTableRow)
-                .where(FriendTableRow.game_id == game_id)
-                .values(gone={str(seat): value for seat, value in gone.items()})
-            )
+        await self._change(game_id, gone={str(seat): value for seat, value in gone.items()})
+
+    async def _change(self, game_id: int, **values: Any) -> None:
+        change = update(FriendTableRow).where(FriendTableRow.game_id == game_id).values(**values)
+
+        def write(session: Session) -> None:
+            session.execute(change)
+
+        await self._writes(write)
 
 
 __all__ = ["JOIN", "PLAYING", "WAITING", "WATCH", "PartyRow", "PartyStore", "SeatTakenError", "new_code"]

@@ -201,6 +201,8 @@ class _Sqlite:
         self._checkpointer: asyncio.Task[None] | None = None
         self._written = False
         self._waiter: ThreadPoolExecutor | None = None
+        self.busy_tries = 0
+        """Batches that found the write lock taken (by another connection) and tried again a little later."""
 
     async def _execute_off_loop(self, connection: sqlite3.Connection, statement: str) -> None:
         """Run one statement in the journal's thread; if the caller is cancelled meanwhile, it still ends first."""
@@ -243,6 +245,7 @@ class _Sqlite:
             except sqlite3.OperationalError as exc:
                 if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
                     raise
+            self.busy_tries += 1
             await asyncio.sleep(BUSY_PAUSE_SECONDS)
 
     async def _write_now(self, writes: Sequence[Write]) -> list[int | None]:
@@ -462,6 +465,11 @@ class Journal:
         self._writing = False
         self.batches = 0
         """Transactions committed so far (for benchmarks and tests)."""
+
+    @property
+    def busy_tries(self) -> int:
+        """Batches that found SQLite's write lock held by another connection and tried again (for benchmarks)."""
+        return getattr(self._backend, "busy_tries", 0)
 
     async def submit(self, write: Write) -> int | None:
         """Write ``write``; return once it is committed (its result: a new game's id, else ``None``).

@@ -29,7 +29,7 @@ from ohhell.server.storage.journal import (
     progress_values,
 )
 from ohhell.server.storage.models import ActionRow, GameRow
-from ohhell.web.database import LoopReads, create_server_engine
+from ohhell.web.database import LoopReads, LoopWrites, create_server_engine
 from ohhell.web.models import utc_now
 
 MAX_ID: Final = 2**31 - 1
@@ -207,12 +207,15 @@ class Store:
         self._sqlite = _SqliteReads(parsed.database or ":memory:") if parsed.get_backend_name() == "sqlite" else None
         self.reads = LoopReads(url, self._sessions)
         """Small reads of the features over this engine (the tables of several people's rows)."""
+        self.writes = LoopWrites(url, self._sessions, sync_each_commit=sync_each_commit)
+        """Small writes of the features over this engine (the same rows), outside the journal."""
 
     async def reconnect(self) -> None:
         """Drop every connection, so that the next ones open the database afresh (it was replaced or repaired)."""
         await self.engine.dispose()
         await self.journal.reconnect()
         self.reads.close()
+        self.writes.close()
         if self._sqlite is not None:
             self._sqlite.close()
 
@@ -221,6 +224,7 @@ class Store:
         await self.journal.close()
         await self.engine.dispose()
         self.reads.close()
+        self.writes.close()
         if self._sqlite is not None:
             self._sqlite.close()
 

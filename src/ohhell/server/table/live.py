@@ -783,8 +783,16 @@ class Tables:
         """Tables let go when idle."""
 
     def counts(self) -> dict[str, int]:
-        """The live tables, and the games started, series ended and tables let go so far."""
-        return {"live": len(self._tables), "started": self.started, "ended": self.ended, "let_go": self.let_go}
+        """The live tables, and the games started, series ended and tables let go so far; the journal's batches, and
+        those that found SQLite's write lock taken by another connection and tried again."""
+        return {
+            "live": len(self._tables),
+            "started": self.started,
+            "ended": self.ended,
+            "let_go": self.let_go,
+            "journal_batches": self.store.journal.batches,
+            "journal_busy": self.store.journal.busy_tries,
+        }
 
     def __len__(self) -> int:
         return len(self._tables)
