@@ -607,14 +607,14 @@ def loop_figures(
     lag_max = held_max = busy_max = stuck_max = gc_max = 0.0
     stalls = 0
     by_minute: dict[int, tuple[float, float]] = {}
-    counts = {
-        "series_started": 0,
-        "series_ended": 0,
-        "tables_let_go": 0,
-        "old_generation_walks": 0,
-        "journal_batches": 0,
-        "journal_busy": 0,
-    }
+    table_counts = (
+        ("started", "series_started"),
+        ("ended", "series_ended"),
+        ("let_go", "tables_let_go"),
+        ("journal_batches", "journal_batches"),
+        ("journal_busy", "journal_busy"),
+    )
+    counts = {name: 0 for _, name in table_counts} | {"old_generation_walks": 0}
     walk_max = 0.0
     sites: dict[str, int] = {}
     for first, last in zip(before, after, strict=True):
@@ -640,13 +640,7 @@ def loop_figures(
             if seen > 0:
                 sites[site["stack"]] = sites.get(site["stack"], 0) + seen
         tables_then, tables_now = first.get("tables", {}), last.get("tables", {})
-        for key, name in (
-            ("started", "series_started"),
-            ("ended", "series_ended"),
-            ("let_go", "tables_let_go"),
-            ("journal_batches", "journal_batches"),
-            ("journal_busy", "journal_busy"),
-        ):
+        for key, name in table_counts:
             counts[name] += tables_now.get(key, 0) - tables_then.get(key, 0)
         old_then, old_now = first.get("old_generation", {}), last.get("old_generation", {})
         if old_now.get("walks", 0) > old_then.get("walks", 0):  # full walks of the collector (ohhell.site.collector)

@@ -98,13 +98,7 @@ class LoopReads:
 
     def __init__(self, url: str, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._sessions = sessions
-        parsed = make_url(url)
-        self._engine: Engine | None = None
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            self._engine = create_engine(
-                sync_url(url), poolclass=StaticPool, connect_args={"timeout": 0, "check_same_thread": False}
-            )
-            event.listen(self._engine, "connect", _read_only_pragmas)
+        self._engine = _loop_engine(url, _read_only_pragmas)
 
     @property
     def on_loop(self) -> bool:
@@ -149,14 +143,8 @@ class LoopWrites:
 
     def __init__(self, url: str, sessions: async_sessionmaker[AsyncSession], *, sync_each_commit: bool = False) -> None:
         self._sessions = sessions
-        parsed = make_url(url)
-        self._engine: Engine | None = None
-        on_file = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
-        if on_file and not sync_each_commit:
-            self._engine = create_engine(
-                sync_url(url), poolclass=StaticPool, connect_args={"timeout": 0, "check_same_thread": False}
-            )
-            event.listen(self._engine, "connect", _loop_write_pragmas)
+        self._engine = None if sync_each_commit else _loop_engine(url, _loop_write_pragmas)
+        if self._engine is not None:
             event.listen(self._engine, "begin", _begin_immediate)
 
     @property
@@ -195,12 +183,21 @@ WRITE_BUSY_SECONDS: Final = 5.0
 WRITE_BUSY_PAUSE_SECONDS: Final = 0.02
 
 
-def _loop_write_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.isolation_level = None  # the "begin" event below starts each transaction, not the driver
+def _loop_engine(url: str, pragmas: Callable[[Any, Any], None]) -> Engine | None:
+    """A sync engine of one connection that never waits inside SQLite (a timeout of 0), for work on the event loop;
+    ``None`` unless ``url`` names a SQLite file."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    engine = create_engine(sync_url(url), poolclass=StaticPool, connect_args={"timeout": 0, "check_same_thread": False})
+    event.listen(engine, "connect", pragmas)
+    return engine
+
+
+def _loop_write_pragmas(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    dbapi_connection.isolation_level = None  # the "begin" event (_begin_immediate) starts each transaction
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KB}")
     cursor.execute("PRAGMA synchronous=NORMAL")  # the commit does not wait for the disk (on the loop)
     cursor.execute("PRAGMA wal_autocheckpoint=0")  # nor copies the log into the file: the journal's thread does
     cursor.close()

@@ -184,6 +184,8 @@ def _update_game(columns: Sequence[str], mark: str) -> str:
 
 
 class _Backend(Protocol):
+    busy_tries: int
+
     async def write(self, writes: Sequence[Write]) -> list[int | None]: ...
 
     async def close(self) -> None: ...
@@ -364,6 +366,8 @@ class _Postgres:
         self.conninfo = conninfo
         self.connect_args = connect_args
         self._connection: Any = None
+        self.busy_tries = 0
+        """Always 0: a PostgreSQL transaction waits for the rows it needs inside the server."""
 
     async def _open(self) -> Any:
         import psycopg
@@ -469,7 +473,7 @@ class Journal:
     @property
     def busy_tries(self) -> int:
         """Batches that found SQLite's write lock held by another connection and tried again (for benchmarks)."""
-        return getattr(self._backend, "busy_tries", 0)
+        return self._backend.busy_tries
 
     async def submit(self, write: Write) -> int | None:
         """Write ``write``; return once it is committed (its result: a new game's id, else ``None``).
