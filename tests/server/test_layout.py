@@ -8,13 +8,14 @@ visible and on top where it is pressed, and no sideways scrolling anywhere.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Final
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from server.serving import RunningServer
-from server.tablepage import TablePage, number_where_you_deal_first
+from server.tablepage import ALLOWED_BID, TablePage, number_where_you_deal_first, use_settings
 
 pytestmark = pytest.mark.browser
 
@@ -195,3 +196,27 @@ def test_the_new_game_page_does_not_scroll_sideways_and_its_menus_show_their_lab
 def test_the_other_pages_do_not_scroll_sideways(sized: TablePage, path: str) -> None:
     sized.page.goto(f"{sized.base_url}{path}")
     assert sized.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_resize_while_moves_are_played_back_is_not_lost(browser: Browser, tmp_path: Path) -> None:
+    """The table is laid out again for a resize that comes while the page plays the computer players' moves back
+    (CI once saw the hand 75 px below a 1280x720 screen: the resize from a phone's size came during a pause, its
+    redraw was skipped, and nothing drew the table again once the pause ended)."""
+    server = RunningServer(f"sqlite:///{tmp_path / 'games.sqlite3'}", animation_scale=1).start()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        use_settings(page, {"forcedCard": False, "speed": "slow"})  # each computer player's bid shown 1.2 s
+        start(page, server.url, 10)  # you deal: the three computer players bid first
+        # the last computer player's bid is drawn (the bidding panel is yours) and its pause is still running
+        page.wait_for_function(
+            "bid => document.getElementById('game').dataset.idle === 'false' && !!document.querySelector(bid)",
+            arg=ALLOWED_BID,
+        )
+        page.set_viewport_size({"width": 1280, "height": 720})
+        assert TablePage(page, server.url).wait_ready() == "bid"
+        check_table(page, 10, "bidding")
+    finally:
+        context.close()
+        server.stop()

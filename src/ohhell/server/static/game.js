@@ -53,6 +53,7 @@ let retries = 0;
 let state = null;
 let queue = [];
 let pumping = false;
+let redrawOwed = false; // the screen changed while moves were being played back: draw the table again after them
 let awaitingReply = false;
 let hint = null;
 let shownTrick = new Set();
@@ -200,6 +201,8 @@ async function pump() {
     }
   } finally {
     pumping = false;
+    if (redrawOwed && state) render(state); // before the table says it has caught up
+    redrawOwed = false;
     markIdle();
     scheduleAutomatic();
   }
@@ -233,6 +236,14 @@ function renderSeal(game) {
   const chooser = seal.chooser === null ? "" : seal.chooser === game.you ? "you" : game.players[seal.chooser].name;
   showSeal(seal, $("seal"), $("deal-number"), chooser, game.over);
   $("replay-button").disabled = !game.over; // its cards are played again once the series is over (as practice)
+}
+
+// Draw the table again as it is (the screen or a setting changed); while moves are being played back, once they are
+// (each playback draws the table at the size of its moment, and a change during its pause would otherwise be lost).
+function redraw() {
+  if (!state) return;
+  if (pumping) redrawOwed = true;
+  else render(state);
 }
 
 function render(message, completedTrick = null) {
@@ -879,7 +890,7 @@ $("settings-button").addEventListener("click", () => $("settings-dialog").showMo
 bindSettingsDialog($("settings-dialog"), settings, (name) => {
   if (name === "speed") setAnimationScale();
   applyAppearance(settings);
-  if (state && !pumping) render(state);
+  redraw();
   if (name === "forcedCard" || name === "autoNext") scheduleAutomatic();
 });
 $("keys-button").addEventListener("click", showKeys);
@@ -920,7 +931,7 @@ initChat({ send });
 placeNotice($("notice"));
 new ResizeObserver(fitSide).observe($("people")); // the people panel grows: chat lines, who is watching
 connect();
-window.addEventListener("resize", () => state && !pumping && render(state));
+window.addEventListener("resize", redraw);
 // A dialog gives the focus back to the control that opened it; if the table was drawn again meanwhile, that
 // control is gone and the focus would fall to the body: draw the table again, which places it (followPlay).
 for (const dialog of document.querySelectorAll("dialog")) {
