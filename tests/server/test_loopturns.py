@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from collections.abc import Callable
 
 import pytest
@@ -45,3 +47,31 @@ def test_an_exception_is_handed_back_as_one() -> None:
             await future
 
     asyncio.run(scenario())
+
+
+class Answer:
+    """A result that can be watched with a weak reference."""
+
+
+def test_a_settled_batch_is_freed_without_the_garbage_collector() -> None:
+    """No reference cycle holds a batch once it is settled: the server's oldest generation is almost never walked
+    (ohhell.site.collector), so a batch held by a cycle was memory never given back."""
+
+    async def scenario() -> list[weakref.ref[object]]:
+        loop = asyncio.get_running_loop()
+        answers = [Answer() for _ in range(2 * PER_TURN + 1)]
+        futures: list[asyncio.Future[Answer]] = [loop.create_future() for _ in answers]
+        watched: list[weakref.ref[object]] = [weakref.ref(a) for a in answers] + [weakref.ref(f) for f in futures]
+        settle_in_slices(list(zip(futures, answers, strict=True)))
+        while not all(f.done() for f in futures):
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        del answers, futures
+        return watched
+
+    gc.disable()
+    try:
+        watched = asyncio.run(scenario())
+        assert [ref for ref in watched if ref() is not None] == []
+    finally:
+        gc.enable()
