@@ -61,7 +61,7 @@ def test_a_settled_batch_is_freed_without_the_garbage_collector() -> None:
         loop = asyncio.get_running_loop()
         answers = [Answer() for _ in range(2 * PER_TURN + 1)]
         futures: list[asyncio.Future[Answer]] = [loop.create_future() for _ in answers]
-        watched: list[weakref.ref[object]] = [weakref.ref(a) for a in answers] + [weakref.ref(f) for f in futures]
+        watched: list[weakref.ref[object]] = [weakref.ref(item) for item in [*answers, *futures]]
         settle_in_slices(list(zip(futures, answers, strict=True)))
         while not all(f.done() for f in futures):
             await asyncio.sleep(0)
