@@ -10,19 +10,23 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 
+from ohhell.duplicate.models import EntryRow
 from ohhell.duplicate.store import DuplicateStore
 from ohhell.rules import Rules
 from ohhell.site import schema
+from ohhell.web.models import utc_now
+from ohhell.web.results import SeatResult, SeriesResult
 from server.accounts import post_form, signed_up
 from server.duplicateplay import close_now, enter, event_on, logs_of, numbers_of, numbers_that_deal, one_message, play
 from server.leaks import cards_mentioned
 from server.partyscan import leaks
-from server.serving import RunningServer, player, run_async
+from server.serving import RunningServer, fresh_postgres, player, require_services, run_async
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +170,71 @@ def test_the_close_is_scored_by_one_process(tmp_path: Path) -> None:
             await other.close()
 
     assert sorted(run_async(main)) == [[], [1]]
+
+
+class Reports:
+    """A results hook that keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.told: list[SeriesResult] = []
+
+    async def series_ended(self, result: SeriesResult) -> None:
+        self.told.append(result)
+
+
+def entry_result(game_id: int, hands: int) -> SeriesResult:
+    """A series played to its end by the entrant (seat 0) against three computer players."""
+    seats = tuple(
+        SeatResult(seat, f"P{seat}", "human" if seat == 0 else "computer", "key" if seat == 0 else None,
+                   None if seat == 0 else "normal", 10 * hands, (1,) * hands, (1,) * hands, (10,) * hands)
+        for seat in range(4)
+    )  # fmt: skip
+    return SeriesResult(game_id, "short", hands, utc_now(), seats, winners=(0, 1, 2, 3))
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("late", [False, True], ids=["before-the-close", "after-the-close"])
+def test_an_entry_that_ends_by_the_close_is_reported_once(tmp_path: Path, late: bool, database: str) -> None:
+    """An entry's series reported to the club once, whether it ends before its event is scored (by the close) or
+    after (by itself: it stands unfinished and wins nothing). It used to be lost when it ended after the close
+    had read the entries."""
+    if database == "postgresql":
+        require_services()
+    with ExitStack() as stack:
+        url = stack.enter_context(fresh_postgres()) if database == "postgresql" else f"sqlite:///{tmp_path / 'e.db'}"
+        schema.upgrade(url)
+        told, state, event_id = run_async(lambda: close_and_end(url, late))
+    assert state == "finished"
+    assert len(told) == 1 and told[0].game_id == 77 and told[0].event_id == event_id
+    assert told[0].winners == ((0,) if not late else ())  # alone in the event, on time it wins; late, nobody does
+
+
+async def close_and_end(url: str, late: bool) -> tuple[list[SeriesResult], str, int]:
+    """An event with one entry playing, closed and its series ended (in that order if ``late``): what the results
+    hook was told, the entry's state and the event."""
+    reports = Reports()
+    store = DuplicateStore(url, reports)
+    try:
+        event = await store.daily(date(2026, 11, 30))
+        async with store._sessions() as session:
+            session.add(EntryRow(event_id=event.id, person="guest:key", player_key="key", name="P0", instance=0,
+                                 game_id=77, state="playing"))  # fmt: skip
+            await session.commit()
+        result = entry_result(77, event.hands)
+        moment = event.closes_at + timedelta(seconds=1)
+        if late:
+            assert await store.close_due(moment) == [event.id]
+            await store.series_ended(result)
+        else:
+            await store.series_ended(result)
+            assert reports.told == []  # kept for the close
+            assert await store.close_due(moment) == [event.id]
+        await store.series_ended(result)  # told twice: nothing more
+        entry = await store.entry_of(event.id, "guest:key")
+        assert entry is not None
+        return reports.told, entry.state, event.id
+    finally:
+        await store.close()
 
 
 def test_the_daily_deal_over_two_processes_on_postgresql(two_servers: tuple[RunningServer, RunningServer]) -> None:

@@ -488,7 +488,8 @@ class DuplicateStore:
         return await self._reads(read)
 
     async def series_ended(self, result: SeriesResult) -> None:
-        """:class:`~ohhell.web.results.ResultsHook`: an entry's series is kept for the close; others go on."""
+        """:class:`~ohhell.web.results.ResultsHook`: an entry's series is kept for the close; others go on, and so
+        does an entry's that ends after its event closed (it stands as unfinished, which cannot win)."""
         entry = await self.entry_of_game(result.game_id)
         if entry is None:
             await self.results.series_ended(result)
@@ -505,10 +506,20 @@ class DuplicateStore:
             )
         )
 
-        def write(session: Session) -> None:
-            session.execute(ended)
+        def write(session: Session) -> bool:
+            # The event's row first, locked (PostgreSQL; a SQLite write holds the whole file): the close claims that
+            # row before it reads the entries, so either it sees this entry finished or this sees the event scored.
+            scored = session.execute(
+                select(EventRow.scored_at).where(EventRow.id == entry.event_id).with_for_update()
+            ).scalar_one()
+            finished = session.execute(ended).rowcount == 1  # type: ignore[attr-defined]
+            return finished and scored is not None
 
-        await self._writes(write)
+        if await self._writes(write):
+            # the event closed while this series went on: scored as unfinished, its result is passed on from here
+            event = await self.event(entry.event_id)
+            assert event is not None
+            await self.results.series_ended(as_reported(result, event.id, event.club_id, won=False))
 
     # ----------------------------------------------------------------- closing
 
