@@ -787,6 +787,10 @@ def main() -> None:
                 report(results[-1], args)
             for index in range(len(servers.urls)):
                 log = (Path(folder) / f"server-{index}.log").read_text(errors="replace")
+                said = logged(log)
+                results[-1].setdefault("server_log", {})[str(index)] = said
+                for line, count in list(said.items())[:12]:
+                    print(f"  server {index} logged {count}x: {line}")
                 if "Traceback" in log:
                     print(f"server {index} logged a traceback:\n{log[-3000:]}", file=sys.stderr)
     if args.url:
@@ -796,6 +800,21 @@ def main() -> None:
         written: Any = results[0] if args.repeat == 1 else results
         args.json.write_text(json.dumps(written, indent=2) + "\n")
     sys.stdout.flush()
+
+
+STARTED_LINE: Final = re.compile(r"^Oh Hell! is at ")
+
+
+def logged(log: str) -> dict[str, int]:
+    """What a server wrote to its log besides its start line (warnings, errors: a worker process that died, a
+    traceback's lines), each line with its numbers as N, counted, most often first."""
+    counts: dict[str, int] = {}
+    for line in log.splitlines():
+        line = line.strip()
+        if line and not STARTED_LINE.match(line):
+            key = re.sub(r"\d+", "N", line)[:200]
+            counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
 def report(result: dict[str, Any], args: argparse.Namespace) -> None:

@@ -50,6 +50,9 @@ def test_the_load_benchmark_plays_its_games_without_errors(tmp_path: Path, proce
     assert set(figures["rss_mb"]) == {"start", "peak", "end"}
     assert figures["cpu_seconds"]["servers"] > 0  # the servers and their quick workers were found and measured
     assert "traceback" not in finished.stderr.lower()
+    # what the servers logged is read and counted; no worker process died
+    assert set(figures["server_log"]) == {str(index) for index in range(processes)}
+    assert not [line for said in figures["server_log"].values() for line in said if "died" in line]
 
 
 @pytest.mark.parametrize("processes", [1, 2])

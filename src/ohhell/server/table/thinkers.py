@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import fcntl
 import logging
 import os
 import pickle
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -153,13 +155,16 @@ def _widen(connection: Connection) -> None:
 
 def _serve_pipe(requests: Connection, answers: Connection, parent: int) -> None:
     """A quick worker's life: read a batch of requests, answer it, until the pipe closes."""
+    faulthandler.enable()  # a crash in native code says where, in the server's log
     _follow_parent(parent)
     _warm_up_quick()
     while True:
         try:
             batch = pickle.loads(requests.recv_bytes())
             answers.send_bytes(pickle.dumps(answer_all(batch), protocol=pickle.HIGHEST_PROTOCOL))
-        except (EOFError, OSError):  # the server closed the pipes: it is stopping
+        except (EOFError, OSError) as exc:  # the server closed the pipes: it is stopping
+            if os.getppid() == parent:
+                sys.stderr.write(f"a quick worker's pipe failed while the server runs: {exc!r}\n")
             return
 
 
@@ -256,11 +261,15 @@ class _Batches:
             return
         for worker in list(self.workers):
             if not worker.alive:
-                log.warning("a quick computer players' worker process died: starting another")
                 self.workers.remove(worker)
                 if worker.batch:
                     self.pending[:0] = worker.batch
                 worker.close()
+                log.warning(
+                    "a quick computer players' worker process died (exit code %s, %d decisions held): starting another",
+                    worker.process.exitcode,
+                    len(worker.batch or ()),
+                )
                 self.workers.append(_PipeWorker(self._send))
         for worker in self.workers:
             if not self.pending:
