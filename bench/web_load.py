@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -808,13 +809,9 @@ STARTED_LINE: Final = re.compile(r"^Oh Hell! is at ")
 def logged(log: str) -> dict[str, int]:
     """What a server wrote to its log besides its start line (warnings, errors: a worker process that died, a
     traceback's lines), each line with its numbers as N, counted, most often first."""
-    counts: dict[str, int] = {}
-    for line in log.splitlines():
-        line = line.strip()
-        if line and not STARTED_LINE.match(line):
-            key = re.sub(r"\d+", "N", line)[:200]
-            counts[key] = counts.get(key, 0) + 1
-    return dict(sorted(counts.items(), key=lambda item: -item[1]))
+    lines = (line.strip() for line in log.splitlines())
+    counts = Counter(re.sub(r"\d+", "N", line)[:200] for line in lines if line and not STARTED_LINE.match(line))
+    return dict(counts.most_common())
 
 
 def report(result: dict[str, Any], args: argparse.Namespace) -> None:
