@@ -243,6 +243,8 @@ class HardSettings:
     """How the other seats pick their cards in Hard's tree: "rule", a key of :data:`PLAY_MODELS`, or None (UCB)."""
     learned_bids: bool = False
     """Hard bids as the learned player does (the bid network's forecast) instead of by its search."""
+    guide: float = 0.0
+    """Hard's tree search's choice adds this share of the learned player's expected points (``HardBot.guide``)."""
 
     def bot(self) -> HardBot:
         """A Hard player with these settings."""
@@ -272,6 +274,7 @@ class HardSettings:
             other_exploration=self.other_exploration,
             other_policy=policy,
             learned_bids=self.learned_bids,
+            guide=self.guide,
         )
         if isinstance(bot, CheatingHard) and self.cheat is not None:
             bot.phases = CHEATS[self.cheat]
@@ -683,6 +686,12 @@ def main() -> None:
         help="Hard bids by the learned player's bid network instead of by its search (issue 23)",
     )
     parser.add_argument(
+        "--hard-guide",
+        type=float,
+        default=0.0,
+        help="Hard's tree search: its choice adds this share of the learned player's expected points (issue 23)",
+    )
+    parser.add_argument(
         "--reference",
         choices=REFERENCES,
         help="strength: this OpenSpiel bot takes our seat instead of our player (what the goal asks of a player)",
@@ -720,6 +729,7 @@ def main() -> None:
         args.hard_other_c,
         args.hard_other_policy,
         args.hard_learned_bids,
+        args.hard_guide,
     )
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
@@ -744,6 +754,7 @@ def main() -> None:
             "other_exploration": args.hard_other_c,
             "other_policy": args.hard_other_policy,
             "learned_bids": args.hard_learned_bids,
+            "guide": args.hard_guide,
         },
         "player": args.player,
         "reference": args.reference,

@@ -174,6 +174,28 @@ def test_hard_says_what_it_weighed(tree: bool) -> None:
     assert half.measure == "mean points less 0.5 times the other seats' mean"
 
 
+@pytest.mark.parametrize("seed", [4, 11])
+def test_a_guided_search_takes_the_learned_players_choice_among_its_searched_moves(seed: int) -> None:
+    from ohhell.bots.learned import LearnedBot
+
+    for deal in (_bidding(seed), _midgame(seed)):
+        view = view_to_act(deal)
+        plain = HardBot().decide(view, random.Random(3), Budget(iterations=400))
+        guided = HardBot(guide=1000.0).decide(view, random.Random(3), Budget(iterations=400))
+        learned = {o.action: o.value for o in LearnedBot().decide(view, random.Random(0)).options}
+        if len(plain.options) < 2:
+            continue
+        assert guided.fact("guide") == 1000.0
+        assert "guided by the learned player's forecast" in guided.summary
+        # The same search (same seed): the same moves and visits, in another order.
+        searched = sorted((o.action, o.samples) for o in plain.options)
+        assert sorted((o.action, o.samples) for o in guided.options) == searched
+        top = max(o.samples for o in plain.options)
+        contenders = [o.action for o in plain.options if o.samples >= 0.1 * top]
+        assert guided.action == max(contenders, key=lambda a: learned[a])
+        assert HardBot(guide=0.0).decide(view, random.Random(3), Budget(iterations=400)).action == plain.action
+
+
 def test_hard_bids_by_tree_within_the_hook() -> None:
     # The dealer (seat 2) may not bid 1 here: the others bid 0 + 0 of 1 trick.
     deal = act(deal_of(["KS", "QS", "AS"], dealer=2, turn_up="2H"), "bid 0", "bid 0")
@@ -205,6 +227,7 @@ VARIANTS = {
     "other seats exploring more": HardBot(other_exploration=2.0),
     "other seats by the rule of thumb": HardBot(other_policy="rule"),
     "other seats by a learned model": HardBot(other_policy=PlayModel(weights=(1.0,) + (0.5,) * (PLAY_FEATURES - 1))),
+    "guided by the learned player": HardBot(guide=1.0),
 }
 
 

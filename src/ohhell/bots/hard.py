@@ -69,6 +69,8 @@ FALLBACK_WORLDS: Final = 8
 """Worlds sampled ahead for the rare simulation whose fresh world cannot be drawn quickly."""
 BID_WINDOW: Final = 2
 """Bids searched: those within this many of the Normal player's bid (all of them in short deals)."""
+GUIDED_VISITS: Final = 0.1
+"""With :attr:`HardBot.guide`, a searched move competes when it has at least this share of the top move's visits."""
 RIVALRY: Final = 1.0
 """At its cards, a deal is worth the seat's points less this share of the other seats' mean: a deal lost can still be
 spoilt for them. Bids are chosen by the seat's own expected points (``rivalry_bids`` changes that)."""
@@ -129,8 +131,13 @@ class HardBot:
         other_exploration: float = 1.0,
         other_policy: PlayModel | Literal["rule"] | None = None,
         learned_bids: bool = False,
+        guide: float = 0.0,
     ) -> None:
         self.budget = budget
+        self.guide = guide
+        """The learned player's share in the tree search's choice: with a weight ``g`` above 0, each searched bid or
+        card is valued at its search value plus ``g`` times the points the learned player's network expects from it
+        (over the best of them), and the best of that sum is chosen among the well-searched ones."""
         self.learned_bids = learned_bids
         """Bid as the learned player does (its network's forecast of the tricks) instead of searching play-outs."""
         self.bid_evidence = bid_evidence
@@ -280,11 +287,39 @@ class HardBot:
         if self.tree and not view.rules.special_cards:
             rows, simulations, worlds = self._tree_search(view, known, candidates, rng, budget)
             intro = f"Searched {simulations} simulated deals over {worlds} sampled worlds"
-            return rows, intro, [("worlds", worlds), ("simulations", simulations)]
+            facts: list[tuple[str, float | int | str]] = [("worlds", worlds), ("simulations", simulations)]
+            if self.guide > 0 and len(rows) > 1:
+                rows = self._guided(view, rows, action_base, rng)
+                intro += ", guided by the learned player's forecast"
+                facts.append(("guide", self.guide))
+            return rows, intro, facts
         tallies, worlds = self._search(view, known, candidates, action_base, goal, rng, budget)
         rows = [_Row(c, worlds, tallies[c].mean, tallies[c].rate, tallies[c].points / worlds) for c in candidates]
         rows.sort(key=lambda row: -row.value)
         return rows, f"Searched {worlds} sampled worlds", [("worlds", worlds)]
+
+    def _guided(self, view: SeatView, rows: list[_Row], action_base: int, rng: random.Random) -> list[_Row]:
+        """``rows`` valued at their search value plus :attr:`guide` times the learned player's expected points.
+
+        Only rows searched at least :data:`GUIDED_VISITS` as often as the most searched one compete (a value from a
+        handful of simulations is noise); the others follow, most visited first.
+        """
+        from ohhell.bots.learned import LearnedBot
+
+        forecast = {option.action: option.value for option in LearnedBot().decide(view, rng).options}
+        top = max(row.samples for row in rows)
+        known = [forecast.get(action_base + row.move) for row in rows]
+        if any(value is None for value in known):
+            return rows
+        best = max(value for value in known if value is not None)
+        scored = [
+            (row.value + self.guide * ((value or 0.0) - best), row)
+            for row, value in zip(rows, known, strict=True)
+            if row.samples >= GUIDED_VISITS * top
+        ]
+        scored.sort(key=lambda pair: -pair[0])
+        chosen = [row for _, row in scored]
+        return chosen + [row for row in rows if row not in chosen]
 
     def _tree_search(
         self, view: SeatView, known: Knowledge, bids: Sequence[int], rng: random.Random, budget: Budget
