@@ -37,6 +37,19 @@ def test_the_same_seed_gives_the_same_samples() -> None:
     assert not np.array_equal(generate(Generation(), 6, seed=10).targets[:20], one.targets[:20])
 
 
+def test_hard_can_make_a_generation_repeatably_and_a_plan_says_from_when(tmp_path: Path) -> None:
+    hard = Generation(search=60)
+    assert hard.player().level == "hard"
+    one, two = generate(hard, 2, seed=5), generate(hard, 2, seed=5)
+    assert len(one) > 0
+    assert np.array_equal(one.inputs, two.inputs)  # an iteration budget: the machine's speed does not matter
+    assert np.array_equal(one.targets, two.targets)
+    plan = Plan(search=60, search_from=2)
+    assert plan.generation(0, tmp_path).player().level == "counting"
+    assert plan.generation(1, tmp_path) == Generation(tmp_path / "bid.npz", tmp_path / "play.npz")
+    assert plan.generation(2, tmp_path).search == plan.generation(3, tmp_path).search == 60
+
+
 def test_a_short_fit_lowers_its_loss_and_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     samples = generate(Generation(), 60, seed=1).part(False)
     checkpoint = tmp_path / "play.ckpt"

@@ -27,6 +27,13 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--workers", type=int, default=default.workers)
     p.add_argument("--seed", type=int, default=default.seed)
+    p.add_argument(
+        "--search",
+        type=int,
+        default=default.search,
+        help="generations from --search-from on are played by the Hard player, this many simulated deals a decision",
+    )
+    p.add_argument("--search-from", type=int, default=default.search_from, help="the first generation Hard plays")
     p.add_argument("--install", action="store_true", help="copy the final networks into the package")
     return p
 
@@ -43,6 +50,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         eval_deals=args.eval_deals,
         workers=args.workers,
         seed=args.seed,
+        search=args.search,
+        search_from=args.search_from,
     )
     try:
         import torch  # noqa: F401

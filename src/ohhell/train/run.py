@@ -1,7 +1,8 @@
 """The whole training path: generations of self-play, each fitted and measured, resumable at every step.
 
 Generation 0 is played by the counting player (exploring; Normal before the learned player); generation ``g`` by
-the networks fitted after generation ``g - 1``. After each generation both
+the networks fitted after generation ``g - 1`` (or, with ``--search N``, by the Hard player searching N simulated
+deals a decision, from generation ``--search-from`` on). After each generation both
 networks are fitted again, from the last weights, on the samples of the last
 :attr:`Plan.window` generations, and measured against three counting players
 (the counting players of :mod:`ohhell.train.match`). Everything is written under one folder::
@@ -60,6 +61,18 @@ class Plan:
     seed: int = 0
     batch: int = 512
     learning_rate: float = 1e-3
+    search: int = 0
+    """Above 0, the generations from :attr:`search_from` on are played by the Hard player with this many simulated
+    deals a decision instead of by the last networks (:attr:`Generation.search`)."""
+    search_from: int = 1
+
+    def generation(self, g: int, before: Path) -> Generation:
+        """Who plays generation ``g``, the folder of generation ``g - 1`` being ``before``."""
+        if self.search > 0 and g >= self.search_from:
+            return Generation(explore=self.explore, search=self.search)
+        if g == 0:
+            return Generation(explore=self.explore)
+        return Generation(before / "bid.npz", before / "play.npz", explore=self.explore)
 
 
 def _progress() -> Progress:
@@ -88,11 +101,7 @@ def train(plan: Plan, folder: Path, log: Callable[[str], None] = print) -> dict[
             continue
         here.mkdir(exist_ok=True)
         before = folder / f"gen-{g - 1}"
-        generation = (
-            Generation(explore=plan.explore)
-            if g == 0
-            else Generation(before / "bid.npz", before / "play.npz", explore=plan.explore)
-        )
+        generation = plan.generation(g, before)
         samples_path = here / "samples.npz"
         if not samples_path.exists():
             t0 = time.perf_counter()

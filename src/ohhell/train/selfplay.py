@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from ohhell.actions import BID_BASE
 from ohhell.bots.base import Bot, Budget, Decision, playable
+from ohhell.bots.hard import HardBot
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.learned.features import INPUT_SIZE, Reading
 from ohhell.bots.learned.network import Network
@@ -89,32 +90,46 @@ class Samples:
 
 @dataclass(frozen=True)
 class Generation:
-    """Which player makes the data: the counting player (exploring), or the networks in ``bid`` and ``play``
-    (paths to ``.npz`` files)."""
+    """Which player makes the data: the counting player (exploring), the networks in ``bid`` and ``play`` (paths to
+    ``.npz`` files), or with ``search`` above 0 the Hard player."""
 
     bid: Path | None = None
     play: Path | None = None
     explore: float = EXPLORE
+    search: int = 0
+    """Above 0, the Hard player makes the data (a stronger player than the networks: the data then says what
+    happens after a searched choice), with this many simulated deals a decision for its tree search and a
+    :data:`FLAT_SHARE` of as many worlds for its flat search (Magicians and Jesters), exploring as the others do."""
 
     def player(self) -> Bot:
         """The player, built in the process that plays."""
+        if self.search > 0:
+            return Exploring(HardBot(), self.explore, self.search)
         if self.bid is None or self.play is None:
-            return ExploringNormal(self.explore)
+            return Exploring(NormalBot(level="counting"), self.explore)
         return LearnedBot(Network.load(self.bid), Network.load(self.play), explore=self.explore)
 
 
-class ExploringNormal:
-    """The counting player, with a random legal choice now and then (the first generation's player)."""
+FLAT_SHARE: Final = 0.05
+"""A world of the Hard player's flat search costs about twenty simulated deals of its tree search."""
 
-    level = "counting"
 
-    def __init__(self, explore: float) -> None:
+class Exploring:
+    """A player (the counting player of the first generation, or Hard) with a random legal choice now and then;
+    with ``search``, Hard's budget in simulated deals (so the data does not depend on the machine's speed)."""
+
+    def __init__(self, player: Bot, explore: float, search: int = 0) -> None:
+        self.player = player
+        self.level = player.level
         self.explore = explore
-        self.normal = NormalBot(level="counting")
+        self.search = search
 
     def decide(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Decision:
-        """The counting decision, or a random legal one."""
-        decision = self.normal.decide(view, rng, budget)
+        """The player's decision, or a random legal one."""
+        if self.search:
+            flat = bool(view.rules.special_cards)
+            budget = Budget(iterations=max(16, round(self.search * FLAT_SHARE)) if flat else self.search)
+        decision = self.player.decide(view, rng, budget)
         choices = playable(view)
         if self.explore and view.phase != "choosing-trump" and len(choices) > 1 and rng.random() < self.explore:
             return dataclasses.replace(decision, action=rng.choice(choices), summary="A random choice.")
