@@ -58,6 +58,9 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     generation is its to manage: what it holds once started is frozen, and the old generation is walked only when
     memory has grown (:class:`~ohhell.site.collector.OldGeneration`).
     """
+    if config.redis_url:
+        # redis-py's first import takes 0.2-0.4 s: here, before the loop runs, not on the loop in the hub's start
+        import redis.asyncio  # noqa: F401
     problem: dict[str, str | None] = {"database": None}
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url, sync_each_commit=config.sync_each_commit)
