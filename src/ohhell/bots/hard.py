@@ -307,19 +307,13 @@ class HardBot:
         from ohhell.bots.learned import LearnedBot
 
         forecast = {option.action: option.value for option in LearnedBot().decide(view, rng).options}
-        top = max(row.samples for row in rows)
-        known = [forecast.get(action_base + row.move) for row in rows]
-        if any(value is None for value in known):
+        if any(action_base + row.move not in forecast for row in rows):
             return rows
-        best = max(value for value in known if value is not None)
-        scored = [
-            (row.value + self.guide * ((value or 0.0) - best), row)
-            for row, value in zip(rows, known, strict=True)
-            if row.samples >= GUIDED_VISITS * top
-        ]
-        scored.sort(key=lambda pair: -pair[0])
-        chosen = [row for _, row in scored]
-        return chosen + [row for row in rows if row not in chosen]
+        best = max(forecast[action_base + row.move] for row in rows)
+        floor = GUIDED_VISITS * max(row.samples for row in rows)
+        contenders = [row for row in rows if row.samples >= floor]
+        contenders.sort(key=lambda row: -(row.value + self.guide * (forecast[action_base + row.move] - best)))
+        return contenders + [row for row in rows if row.samples < floor]
 
     def _tree_search(
         self, view: SeatView, known: Knowledge, bids: Sequence[int], rng: random.Random, budget: Budget
