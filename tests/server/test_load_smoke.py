@@ -48,6 +48,7 @@ def test_the_load_benchmark_plays_its_games_without_errors(tmp_path: Path, proce
     assert figures["moves_acknowledged"] > 0
     assert set(figures["ack_ms"]) == {"p50", "p99", "max"}
     assert set(figures["rss_mb"]) == {"start", "peak", "end"}
+    assert set(figures["generator_loop_ms"]) == {"p99", "max", "late_20ms"}  # is a figure the generator's own?
     assert figures["cpu_seconds"]["servers"] > 0  # the servers and their quick workers were found and measured
     assert "traceback" not in finished.stderr.lower()
     # what the servers logged is read and counted; no worker process died
