@@ -117,6 +117,17 @@ class RunningServer:
         self.process = None
 
 
+async def serve_in_task(server: Any) -> asyncio.Task[None]:
+    """Start a ``uvicorn.Server`` in a task of the running loop and wait until it listens (within 4 s)."""
+    serving = asyncio.create_task(server.serve())
+    for _ in range(200):
+        if server.started:
+            return serving
+        assert not serving.done(), "the test server did not start"
+        await asyncio.sleep(0.02)
+    raise AssertionError("the test server did not start within 4 s")
+
+
 def player(server: RunningServer) -> httpx.Client:
     """An HTTP client holding a fresh player cookie, as a new browser would."""
     client = httpx.Client(base_url=server.url, timeout=10)

@@ -12,7 +12,7 @@ import uvicorn
 from websockets.asyncio.client import connect
 
 from ohhell.site.deadline import PROTOCOL, RequestDeadlineProtocol
-from server.serving import free_port
+from server.serving import free_port, serve_in_task
 
 
 async def echo_once(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -39,12 +39,7 @@ def test_an_upgraded_connection_is_freed_by_reference_counting_alone(monkeypatch
         server = uvicorn.Server(
             uvicorn.Config(echo_once, host="127.0.0.1", port=port, http=PROTOCOL, log_level="warning", lifespan="off")
         )
-        serving = asyncio.create_task(server.serve())
-        for _ in range(200):
-            if server.started:
-                break
-            assert not serving.done(), "the test server did not start"
-            await asyncio.sleep(0.02)
+        serving = await serve_in_task(server)
         for index in range(5):
             async with connect(f"ws://127.0.0.1:{port}/") as ws:
                 await ws.send(f"hello {index}")

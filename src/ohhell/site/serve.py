@@ -16,7 +16,7 @@ import uvicorn
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
-from ohhell.site import deadline
+from ohhell.site import deadline, websocket
 from ohhell.site.app import create_app
 from ohhell.web.config import ServerConfig
 
@@ -35,6 +35,7 @@ def _uvicorn_options(host: str, port: int, config: ServerConfig) -> dict[str, An
         "host": host,
         "port": port,
         "http": deadline.PROTOCOL,  # a whole request within a few seconds (ohhell.site.deadline)
+        "ws": websocket.PROTOCOL,  # a closed socket freed at once (ohhell.site.websocket)
         # X-Forwarded-For and -Proto only from the proxies named (uvicorn's default believes any local peer)
         "proxy_headers": bool(config.trusted_proxies),
         "forwarded_allow_ips": list(config.trusted_proxies),
