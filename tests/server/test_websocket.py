@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 import uvicorn
 from uvicorn.importer import import_from_string
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.server import ServerProtocol
 
 from ohhell.site import deadline, websocket
+from ohhell.site.serve import _uvicorn_options
 from ohhell.site.websocket import WebSocketProtocol
+from ohhell.web.config import ServerConfig
 from server.serving import free_port, serve_in_task
 
 
@@ -33,6 +35,12 @@ async def echo_until_closed(scope: dict[str, Any], receive: Any, send: Any) -> N
         await send({"type": "websocket.send", "text": message.get("text", "")})
 
 
+async def echoed(client: ClientConnection, index: int) -> None:
+    """One message there and back, so the connection is open on both sides."""
+    await client.send(f"hello {index}")
+    assert await client.recv() == f"hello {index}"
+
+
 async def serve_and_connect(port: int, ws: str) -> None:
     """Three connections closed by the server, three by the client, three dropped without a closing handshake."""
     server = uvicorn.Server(
@@ -49,16 +57,13 @@ async def serve_and_connect(port: int, ws: str) -> None:
     serving = await serve_in_task(server)
     for index in range(3):
         async with connect(f"ws://127.0.0.1:{port}/") as client:
-            await client.send(f"hello {index}")
-            assert await client.recv() == f"hello {index}"
+            await echoed(client, index)
             await client.send("bye")
             await client.wait_closed()
         async with connect(f"ws://127.0.0.1:{port}/") as client:
-            await client.send(f"hello {index}")
-            assert await client.recv() == f"hello {index}"
+            await echoed(client, index)
         client = await connect(f"ws://127.0.0.1:{port}/")
-        await client.send(f"hello {index}")
-        assert await client.recv() == f"hello {index}"
+        await echoed(client, index)
         client.transport.abort()  # the network goes: no closing handshake
     await asyncio.sleep(0.3)
     server.should_exit = True
@@ -98,9 +103,6 @@ def test_uvicorns_own_protocol_still_keeps_them_in_a_cycle(monkeypatch: pytest.M
 
 
 def test_the_server_uses_it() -> None:
-    from ohhell.site.serve import _uvicorn_options
-    from ohhell.web.config import ServerConfig
-
     options = _uvicorn_options("127.0.0.1", 8000, ServerConfig(database_url="sqlite://"))
     assert options["ws"] == websocket.PROTOCOL
     assert import_from_string(options["ws"]) is WebSocketProtocol
