@@ -619,9 +619,10 @@ def loop_figures(
         ("let_go", "tables_let_go"),
         ("journal_batches", "journal_batches"),
         ("journal_busy", "journal_busy"),
+        ("journal_log_restarts", "journal_log_restarts"),
     )
     counts = {name: 0 for _, name in table_counts} | {"old_generation_walks": 0}
-    walk_max = 0.0
+    walk_max = log_mb = restart_max = 0.0
     sites: dict[str, int] = {}
     for first, last in zip(before, after, strict=True):
         loop = last.get("loop")
@@ -648,6 +649,8 @@ def loop_figures(
         tables_then, tables_now = first.get("tables", {}), last.get("tables", {})
         for key, name in table_counts:
             counts[name] += tables_now.get(key, 0) - tables_then.get(key, 0)
+        log_mb = max(log_mb, tables_now.get("journal_log_bytes", 0) / 2**20)  # SQLite's log file at the end
+        restart_max = max(restart_max, tables_now.get("journal_restart_max_ms", 0.0))
         old_then, old_now = first.get("old_generation", {}), last.get("old_generation", {})
         if old_now.get("walks", 0) > old_then.get("walks", 0):  # full walks of the collector (ohhell.site.collector)
             counts["old_generation_walks"] += old_now["walks"] - old_then.get("walks", 0)
@@ -661,6 +664,8 @@ def loop_figures(
         "gc_max_ms": round(gc_max, 1),
         "old_generation_walk_max_ms": round(walk_max, 1),
         **counts,
+        "journal_log_mb": round(log_mb, 1),
+        "journal_restart_max_ms": round(restart_max, 1),
         "stall_sites": [{"seen": n, "stack": site} for site, n in sorted(sites.items(), key=lambda kv: -kv[1])[:5]],
     }
     return figures, by_minute
@@ -892,6 +897,10 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         (
             "collector: full walks of the old generation",
             f"{loop['old_generation_walks']} (longest {loop['old_generation_walk_max_ms']} ms)",
+        ),
+        (
+            "journal: SQLite log at the end, restarts (longest wait)",
+            f"{loop['journal_log_mb']} MB, {loop['journal_log_restarts']} ({loop['journal_restart_max_ms']} ms)",
         ),
         (
             "load generator's own loop: late p99 / max",

@@ -234,6 +234,41 @@ def test_the_journal_commits_on_the_loop_and_syncs_the_log_every_few_seconds_unl
     assert (level, threaded) == ((2, True) if sync_each_commit else (1, False))  # FULL in a thread, or NORMAL
 
 
+def test_the_journal_starts_its_log_again_while_games_go_on_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under writes that never pause, a ``PASSIVE`` checkpoint never copies the whole log and SQLite never starts it
+    again (1.5 GB in a 150 s load, docs/server-load.md): past ``RESTART_FRAMES`` the journal holds its batches for a
+    ``RESTART`` checkpoint, so the log starts again, no batch finds the lock taken, and no write is lost."""
+    from ohhell.server.storage import journal
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    schema.upgrade(url)
+    monkeypatch.setattr(journal, "CHECKPOINT_SECONDS", 0.02)
+    monkeypatch.setattr(journal, "RESTART_FRAMES", 4)
+
+    async def scenario() -> tuple[int, int, list[list[int]]]:
+        store = Store(url)
+        try:
+            backend = store.journal._backend
+            assert isinstance(backend, journal._Sqlite)
+            games: list[int] = []
+            deadline = asyncio.get_running_loop().time() + 10
+            while backend.log_restarts < 3 and len(games) < 400 and asyncio.get_running_loop().time() < deadline:
+                created = [await store.create_game(new_game()) for _ in range(4)]
+                await asyncio.gather(*(log_some_actions(store, game.id, 30) for game in created))
+                games.extend(game.id for game in created)
+            stored = [[a.seq for a in (await store.load(game_id)).actions] for game_id in games]
+            return backend.log_restarts, backend.busy_tries, stored
+        finally:
+            await store.close()
+
+    restarts, busy, stored = run_async(scenario)
+    assert restarts >= 3
+    assert busy == 0  # the batches waited for the restart in the journal, not at SQLite's lock
+    assert stored == [list(range(30))] * len(stored)
+
+
 def test_database_urls_get_the_right_drivers() -> None:
     assert database.async_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
     assert database.sync_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"

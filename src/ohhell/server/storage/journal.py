@@ -60,6 +60,12 @@ BUSY_SECONDS: Final = 2.0
 """How long a write keeps trying while another process holds SQLite's write lock, before it fails."""
 BUSY_PAUSE_SECONDS: Final = 0.02
 CHECKPOINT_SECONDS: Final = 2.0
+RESTART_FRAMES: Final = 4096
+"""A write-ahead log longer than this many pages (16 MiB of 4 KiB pages) after a checkpoint is started again from its
+beginning (:meth:`_Sqlite._checkpoints`)."""
+LOG_LIMIT_BYTES: Final = 64 * 1024 * 1024
+"""SQLite's ``journal_size_limit`` for the journal's connection: a log that a burst made longer is cut back to this
+when it starts again from its beginning."""
 SQLITE_TIME: Final = "%Y-%m-%d %H:%M:%S.%f"
 """How SQLAlchemy writes a time into SQLite, so that the rows read back the same whoever wrote them."""
 
@@ -185,6 +191,10 @@ def _update_game(columns: Sequence[str], mark: str) -> str:
 
 class _Backend(Protocol):
     busy_tries: int
+    log_restarts: int
+    longest_restart: float
+
+    def log_bytes(self) -> int: ...
 
     async def write(self, writes: Sequence[Write]) -> list[int | None]: ...
 
@@ -205,6 +215,12 @@ class _Sqlite:
         self._waiter: ThreadPoolExecutor | None = None
         self.busy_tries = 0
         """Batches that found the write lock taken (by another connection) and tried again a little later."""
+        self._gate = asyncio.Lock()
+        """Held by a batch while it writes, and by a checkpoint that starts the log again while it does."""
+        self.log_restarts = 0
+        """Times the log was started again from its beginning (for benchmarks)."""
+        self.longest_restart = 0.0
+        """The longest time, in seconds, the journal's writes waited for the log to start again (for benchmarks)."""
 
     async def _execute_off_loop(self, connection: sqlite3.Connection, statement: str) -> None:
         """Run one statement in the journal's thread; if the caller is cancelled meanwhile, it still ends first."""
@@ -232,6 +248,7 @@ class _Sqlite:
             connection.execute(f"PRAGMA synchronous={'FULL' if self.sync_each_commit else 'NORMAL'}")
             connection.execute("PRAGMA cache_size=-1024")
             connection.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in a thread (_checkpoints), not here
+            connection.execute(f"PRAGMA journal_size_limit={LOG_LIMIT_BYTES}")
             self._connection = connection
         return self._connection
 
@@ -241,7 +258,8 @@ class _Sqlite:
         deadline = time.monotonic() + BUSY_SECONDS
         while True:
             try:
-                results = await self._write_now(writes)
+                async with self._gate:
+                    results = await self._write_now(writes)
                 self._written = True
                 return results
             except sqlite3.OperationalError as exc:
@@ -305,12 +323,26 @@ class _Sqlite:
             raise
         return results
 
+    def log_bytes(self) -> int:
+        """The size of the write-ahead log's file now (0 if there is none)."""
+        try:
+            return os.path.getsize(f"{self.path}-wal")
+        except OSError:
+            return 0
+
     async def _checkpoints(self) -> None:
         """Every few seconds after writes, sync the write-ahead log to the disk and move it into the database file,
-        in a thread.
+        in a thread; when the log has grown long, start it again from its beginning.
 
         A checkpoint copies pages and syncs the file: done by the committing connection (SQLite's default), it
-        would hold up the event loop for as long.
+        would hold up the event loop for as long. A ``PASSIVE`` checkpoint copies what was committed when it began,
+        while the journal goes on writing; on a busy server there are always new pages by the time it ends, so the
+        log never starts again from its beginning (SQLite restarts it only at a write that finds every page of it
+        copied) and grows for as long as the load lasts: 1.5 GB in two and a half minutes of a thousand games
+        (docs/server-load.md, sixteenth round), each new page a block the file system must find. So when the log
+        is longer than :data:`RESTART_FRAMES` after the ``PASSIVE`` checkpoint, the journal's batches wait (they
+        gather meanwhile) while a ``RESTART`` checkpoint copies the few pages written since and makes the next
+        write start the log again, over the same file.
         """
         while True:
             await asyncio.sleep(CHECKPOINT_SECONDS)
@@ -318,17 +350,26 @@ class _Sqlite:
                 continue
             self._written = False
             try:
-                await asyncio.to_thread(self._checkpoint)
+                _, frames = await asyncio.to_thread(self._checkpoint, "PASSIVE")
+                if frames > RESTART_FRAMES:
+                    async with self._gate:
+                        began = time.monotonic()
+                        restarted, _ = await asyncio.to_thread(self._checkpoint, "RESTART")
+                        self.longest_restart = max(self.longest_restart, time.monotonic() - began)
+                    self.log_restarts += restarted
             except sqlite3.Error:
                 log.warning("journal: a checkpoint of %s failed; the next one tries again", self.path, exc_info=True)
 
-    def _checkpoint(self) -> None:
-        sync_log(self.path)  # first: what was committed is on the disk even if the checkpoint cannot copy it yet
+    def _checkpoint(self, mode: str) -> tuple[bool, int]:
+        """Checkpoint the log (``PASSIVE`` or ``RESTART``): whether it ran to its end, and the pages the log holds."""
+        if mode == "PASSIVE":  # first: what was committed is on the disk even if the checkpoint cannot copy it yet
+            sync_log(self.path)
         connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
         try:
-            connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            busy, frames, _copied = connection.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
         finally:
             connection.close()
+        return not busy, int(frames)
 
     async def close(self) -> None:
         if self._checkpointer is not None:
@@ -368,6 +409,12 @@ class _Postgres:
         self._connection: Any = None
         self.busy_tries = 0
         """Always 0: a PostgreSQL transaction waits for the rows it needs inside the server."""
+        self.log_restarts = 0
+        self.longest_restart = 0.0
+        """Always 0: PostgreSQL keeps its own log."""
+
+    def log_bytes(self) -> int:
+        return 0
 
     async def _open(self) -> Any:
         import psycopg
@@ -474,6 +521,16 @@ class Journal:
     def busy_tries(self) -> int:
         """Batches that found SQLite's write lock held by another connection and tried again (for benchmarks)."""
         return self._backend.busy_tries
+
+    def log_figures(self) -> dict[str, float]:
+        """SQLite's write-ahead log (for benchmarks): its file's size now, how many times it started again from its
+        beginning, and the longest the writes waited for that (0 on PostgreSQL)."""
+        backend = self._backend
+        return {
+            "journal_log_bytes": backend.log_bytes(),
+            "journal_log_restarts": backend.log_restarts,
+            "journal_restart_max_ms": round(1000 * backend.longest_restart, 1),
+        }
 
     async def submit(self, write: Write) -> int | None:
         """Write ``write``; return once it is committed (its result: a new game's id, else ``None``).

@@ -782,9 +782,10 @@ class Tables:
         self.let_go = 0
         """Tables let go when idle."""
 
-    def counts(self) -> dict[str, int]:
-        """The live tables, and the games started, series ended and tables let go so far; the journal's batches, and
-        those that found SQLite's write lock taken by another connection and tried again."""
+    def counts(self) -> dict[str, float]:
+        """The live tables, and the games started, series ended and tables let go so far; the journal's batches,
+        those that found SQLite's write lock taken by another connection and tried again, and its log
+        (:meth:`ohhell.server.storage.journal.Journal.log_figures`)."""
         return {
             "live": len(self._tables),
             "started": self.started,
@@ -792,6 +793,7 @@ class Tables:
             "let_go": self.let_go,
             "journal_batches": self.store.journal.batches,
             "journal_busy": self.store.journal.busy_tries,
+            **self.store.journal.log_figures(),
         }
 
     def __len__(self) -> int:
