@@ -234,13 +234,26 @@ def test_the_journal_commits_on_the_loop_and_syncs_the_log_every_few_seconds_unl
     assert (level, threaded) == ((2, True) if sync_each_commit else (1, False))  # FULL in a thread, or NORMAL
 
 
+@pytest.mark.parametrize("cut", [False, True])
 def test_the_journal_starts_its_log_again_while_games_go_on_writing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: bool
 ) -> None:
     """Under writes that never pause, a ``PASSIVE`` checkpoint never copies the whole log and SQLite never starts it
     again (1.5 GB in a 150 s load, docs/server-load.md): past ``RESTART_FRAMES`` the journal holds its batches for a
-    ``RESTART`` checkpoint, so the log starts again, no batch finds the lock taken, and no write is lost."""
+    ``RESTART`` checkpoint (``TRUNCATE`` when the file is past ``LOG_LIMIT_BYTES``), so the log starts again, no batch
+    finds the lock taken, and no write is lost."""
     from ohhell.server.storage import journal
+
+    if cut:
+        monkeypatch.setattr(journal, "LOG_LIMIT_BYTES", 0)
+        truncates: list[str] = []
+        checkpoint = journal._Sqlite._checkpoint
+
+        def watched(self: journal._Sqlite, mode: str) -> tuple[bool, int]:
+            truncates.extend([mode] if mode == "TRUNCATE" else [])
+            return checkpoint(self, mode)
+
+        monkeypatch.setattr(journal._Sqlite, "_checkpoint", watched)
 
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     schema.upgrade(url)
@@ -265,6 +278,8 @@ def test_the_journal_starts_its_log_again_while_games_go_on_writing(
 
     restarts, busy, stored = run_async(scenario)
     assert restarts >= 3
+    if cut:
+        assert len(truncates) >= 3
     assert busy == 0  # the batches waited for the restart in the journal, not at SQLite's lock
     assert stored == [list(range(30))] * len(stored)
 

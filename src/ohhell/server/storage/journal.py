@@ -64,8 +64,10 @@ RESTART_FRAMES: Final = 4096
 """A write-ahead log longer than this many pages (16 MiB of 4 KiB pages) after a checkpoint is started again from its
 beginning (:meth:`_Sqlite._checkpoints`)."""
 LOG_LIMIT_BYTES: Final = 64 * 1024 * 1024
-"""SQLite's ``journal_size_limit`` for the journal's connection: a log that a burst made longer is cut back to this
-when it starts again from its beginning."""
+"""A log file longer than this (after a burst, or readers that kept a restart from completing) is cut to nothing by
+the checkpoint that starts it again (``TRUNCATE``), in the thread: SQLite's own ``journal_size_limit`` would cut it
+at a commit, on the loop, and cutting 3.8 GB there held the loop for 958 ms (docs/server-load.md, sixteenth
+round)."""
 SQLITE_TIME: Final = "%Y-%m-%d %H:%M:%S.%f"
 """How SQLAlchemy writes a time into SQLite, so that the rows read back the same whoever wrote them."""
 
@@ -248,7 +250,6 @@ class _Sqlite:
             connection.execute(f"PRAGMA synchronous={'FULL' if self.sync_each_commit else 'NORMAL'}")
             connection.execute("PRAGMA cache_size=-1024")
             connection.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in a thread (_checkpoints), not here
-            connection.execute(f"PRAGMA journal_size_limit={LOG_LIMIT_BYTES}")
             self._connection = connection
         return self._connection
 
@@ -342,7 +343,8 @@ class _Sqlite:
         (docs/server-load.md, sixteenth round), each new page a block the file system must find. So when the log
         is longer than :data:`RESTART_FRAMES` after the ``PASSIVE`` checkpoint, the journal's batches wait (they
         gather meanwhile) while a ``RESTART`` checkpoint copies the few pages written since and makes the next
-        write start the log again, over the same file.
+        write start the log again, over the same file (a file longer than :data:`LOG_LIMIT_BYTES` is cut to nothing
+        instead, ``TRUNCATE``).
         """
         while True:
             await asyncio.sleep(CHECKPOINT_SECONDS)
@@ -354,14 +356,16 @@ class _Sqlite:
                 if frames > RESTART_FRAMES:
                     async with self._gate:
                         began = time.monotonic()
-                        restarted, _ = await asyncio.to_thread(self._checkpoint, "RESTART")
+                        mode = "TRUNCATE" if self.log_bytes() > LOG_LIMIT_BYTES else "RESTART"
+                        restarted, _ = await asyncio.to_thread(self._checkpoint, mode)
                         self.longest_restart = max(self.longest_restart, time.monotonic() - began)
                     self.log_restarts += restarted
             except sqlite3.Error:
                 log.warning("journal: a checkpoint of %s failed; the next one tries again", self.path, exc_info=True)
 
     def _checkpoint(self, mode: str) -> tuple[bool, int]:
-        """Checkpoint the log (``PASSIVE`` or ``RESTART``): whether it ran to its end, and the pages the log holds."""
+        """Checkpoint the log (``PASSIVE``, ``RESTART`` or ``TRUNCATE``): whether it ran to its end, and the pages the
+        log holds."""
         if mode == "PASSIVE":  # first: what was committed is on the disk even if the checkpoint cannot copy it yet
             sync_log(self.path)
         connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
