@@ -250,7 +250,8 @@ def test_the_journal_starts_its_log_again_while_games_go_on_writing(
         checkpoint = journal._Sqlite._checkpoint
 
         def watched(self: journal._Sqlite, mode: str) -> tuple[bool, int]:
-            truncates.extend([mode] if mode == "TRUNCATE" else [])
+            if mode == "TRUNCATE":
+                truncates.append(mode)
             return checkpoint(self, mode)
 
         monkeypatch.setattr(journal._Sqlite, "_checkpoint", watched)
