@@ -620,6 +620,7 @@ def loop_figures(
         ("journal_batches", "journal_batches"),
         ("journal_busy", "journal_busy"),
         ("journal_log_restarts", "journal_log_restarts"),
+        ("journal_restart_total_ms", "journal_restart_total_ms"),
     )
     counts = {name: 0 for _, name in table_counts} | {"old_generation_walks": 0}
     walk_max = log_mb = restart_max = 0.0
@@ -655,6 +656,7 @@ def loop_figures(
         if old_now.get("walks", 0) > old_then.get("walks", 0):  # full walks of the collector (ohhell.site.collector)
             counts["old_generation_walks"] += old_now["walks"] - old_then.get("walks", 0)
             walk_max = max(walk_max, old_now.get("walk_max_ms", 0.0))
+    counts["journal_restart_total_ms"] = round(counts["journal_restart_total_ms"], 1)
     figures = {
         "lag_max_ms": round(lag_max, 1),
         "held_max_ms": round(held_max, 1),
@@ -899,8 +901,9 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             f"{loop['old_generation_walks']} (longest {loop['old_generation_walk_max_ms']} ms)",
         ),
         (
-            "journal: SQLite log at the end, restarts (longest wait)",
-            f"{loop['journal_log_mb']} MB, {loop['journal_log_restarts']} ({loop['journal_restart_max_ms']} ms)",
+            "journal: SQLite log at the end, restarts (wait longest / mean)",
+            f"{loop['journal_log_mb']} MB, {loop['journal_log_restarts']} ({loop['journal_restart_max_ms']}"
+            f" / {loop['journal_restart_total_ms'] / max(1, loop['journal_log_restarts']):.1f} ms)",
         ),
         (
             "load generator's own loop: late p99 / max",

@@ -273,6 +273,7 @@ def test_the_journal_starts_its_log_again_while_games_go_on_writing(
                 await asyncio.gather(*(log_some_actions(store, game.id, 30) for game in created))
                 games.extend(game.id for game in created)
             stored = [[a.seq for a in (await store.load(game_id)).actions] for game_id in games]
+            assert backend.restart_waits >= backend.longest_restart > 0
             return backend.log_restarts, backend.busy_tries, stored
         finally:
             await store.close()

@@ -60,10 +60,12 @@ BUSY_SECONDS: Final = 2.0
 """How long a write keeps trying while another process holds SQLite's write lock, before it fails."""
 BUSY_PAUSE_SECONDS: Final = 0.02
 CHECKPOINT_SECONDS: Final = 2.0
-RESTART_FRAMES: Final = 4096
-"""A write-ahead log longer than this many pages (16 MiB of 4 KiB pages) after a checkpoint is started again from its
-beginning (:meth:`_Sqlite._checkpoints`)."""
-LOG_LIMIT_BYTES: Final = 64 * 1024 * 1024
+RESTART_FRAMES: Final = 16384
+"""A write-ahead log longer than this many pages (64 MiB of 4 KiB pages) after a checkpoint is started again from its
+beginning (:meth:`_Sqlite._checkpoints`). A restart holds the writes for about as long whatever the log's length
+(25-30 ms on average under a thousand games), so a longer log restarts a quarter as often: the writes waited 0.3 s
+in all over 150 s, against 1.1 s at 4096 pages (docs/server-load.md, seventeenth round)."""
+LOG_LIMIT_BYTES: Final = 256 * 1024 * 1024
 """A log file longer than this (after a burst, or readers that kept a restart from completing) is cut to nothing by
 the checkpoint that starts it again (``TRUNCATE``), in the thread: SQLite's own ``journal_size_limit`` would cut it
 at a commit, on the loop, and cutting 3.8 GB there held the loop for 958 ms (docs/server-load.md, sixteenth
@@ -195,6 +197,7 @@ class _Backend(Protocol):
     busy_tries: int
     log_restarts: int
     longest_restart: float
+    restart_waits: float
 
     def log_bytes(self) -> int: ...
 
@@ -223,6 +226,8 @@ class _Sqlite:
         """Times the log was started again from its beginning (for benchmarks)."""
         self.longest_restart = 0.0
         """The longest time, in seconds, the journal's writes waited for the log to start again (for benchmarks)."""
+        self.restart_waits = 0.0
+        """All the time, in seconds, the journal's writes waited for the log to start again (for benchmarks)."""
 
     async def _execute_off_loop(self, connection: sqlite3.Connection, statement: str) -> None:
         """Run one statement in the journal's thread; if the caller is cancelled meanwhile, it still ends first."""
@@ -358,7 +363,9 @@ class _Sqlite:
                         began = time.monotonic()
                         mode = "TRUNCATE" if self.log_bytes() > LOG_LIMIT_BYTES else "RESTART"
                         restarted, _ = await asyncio.to_thread(self._checkpoint, mode)
-                        self.longest_restart = max(self.longest_restart, time.monotonic() - began)
+                        waited = time.monotonic() - began
+                    self.longest_restart = max(self.longest_restart, waited)
+                    self.restart_waits += waited
                     self.log_restarts += restarted
             except sqlite3.Error:
                 log.warning("journal: a checkpoint of %s failed; the next one tries again", self.path, exc_info=True)
@@ -414,7 +421,7 @@ class _Postgres:
         self.busy_tries = 0
         """Always 0: a PostgreSQL transaction waits for the rows it needs inside the server."""
         self.log_restarts = 0
-        self.longest_restart = 0.0
+        self.longest_restart = self.restart_waits = 0.0
         """Always 0: PostgreSQL keeps its own log."""
 
     def log_bytes(self) -> int:
@@ -528,12 +535,13 @@ class Journal:
 
     def log_figures(self) -> dict[str, float]:
         """SQLite's write-ahead log (for benchmarks): its file's size now, how many times it started again from its
-        beginning, and the longest the writes waited for that (0 on PostgreSQL)."""
+        beginning, and the longest and the total time the writes waited for that (0 on PostgreSQL)."""
         backend = self._backend
         return {
             "journal_log_bytes": backend.log_bytes(),
             "journal_log_restarts": backend.log_restarts,
             "journal_restart_max_ms": round(1000 * backend.longest_restart, 1),
+            "journal_restart_total_ms": round(1000 * backend.restart_waits, 1),
         }
 
     async def submit(self, write: Write) -> int | None:
