@@ -20,6 +20,12 @@ closed). Also the generator's own event loop (how late it woke): an ack is timed
 its own pauses would count as the server's; its garbage collector is off during a load, and tables of several
 people are scanned for leaks after it. Printed as a table; ``--json FILE`` writes the same figures. Every loop is
 bounded in time and count.
+
+The servers' CPU per action is also given against the generator's own CPU over the same load (the reference run
+in the same process): the generator does the same work per action whatever the servers' setup (one process or
+several, sockets relayed or not), and the machine's speed, which drifts by half within an hour on a shared host
+(docs/server-load.md, seventeenth round), moves both alike. Compare that ratio between runs of one command that
+differ only on the server's side (``--processes``, ``--together``, ``--database``).
 Only the package's own runtime dependencies are used (``websockets`` comes with uvicorn).
 """
 
@@ -759,6 +765,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         "rss_mb": {"start": round(rss_start, 1), "peak": round(peak, 1), "end": round(end, 1)},
         "cpu_seconds": {"servers": round(server_cpu, 1), "load": round(own_cpu, 1), "cores": os.cpu_count()},
         "server_cpu_ms_per_action": round(1000 * server_cpu / figures.actions, 3) if figures.actions else 0.0,
+        "server_cpu_per_load_cpu": round(server_cpu / own_cpu, 3) if own_cpu else 0.0,
         "loop": loop,
         "generator_loop_ms": own_loop_figures(own_lags),
         "minutes": [
@@ -919,7 +926,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         (
             "CPU s: servers / load generator",
             f"{result['cpu_seconds']['servers']} / {result['cpu_seconds']['load']} "
-            f"({result['server_cpu_ms_per_action']} ms of server per action, {result['cpu_seconds']['cores']} cores)",
+            f"({result['server_cpu_ms_per_action']} ms of server per action, {result['server_cpu_per_load_cpu']}x the"
+            f" generator's CPU, {result['cpu_seconds']['cores']} cores)",
         ),
     ]
     for name, value in rows:
