@@ -26,6 +26,7 @@ in the same process): the generator does the same work per action whatever the s
 several, sockets relayed or not), and the machine's speed, which drifts by half within an hour on a shared host
 (docs/server-load.md, seventeenth round), moves both alike. Compare that ratio between runs of one command that
 differ only on the server's side (``--processes``, ``--together``, ``--database``).
+
 Only the package's own runtime dependencies are used (``websockets`` comes with uvicorn).
 """
 
