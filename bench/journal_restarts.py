@@ -28,6 +28,9 @@ from ohhell.site import schema
 
 TABLES = 200
 ACTIONS = 40
+SEATS = [{"name": "You", "kind": "human", "player": "me"}] + [
+    {"name": n, "kind": "computer", "level": "normal"} for n in ("Alice", "Bob", "Carol")
+]
 
 
 async def one_table(store: Store, until: float) -> None:
@@ -35,10 +38,7 @@ async def one_table(store: Store, until: float) -> None:
     rules = Rules.preset("short")
     while time.monotonic() < until:
         game = Game(rules, number=42)
-        seats = [{"name": "You", "kind": "human", "player": "me"}] + [
-            {"name": n, "kind": "computer", "level": "normal"} for n in ("Alice", "Bob", "Carol")
-        ]
-        new = NewGame(deal_number=42, rules=rules.to_json(), first_dealer=game.first_dealer, seats=seats, owner="me")
+        new = NewGame(deal_number=42, rules=rules.to_json(), first_dealer=game.first_dealer, seats=SEATS, owner="me")
         created = await store.create_game(new)
         for seq in range(ACTIONS):
             seat, action, deal_index = game.to_act, game.legal_actions()[0], game.deal_index

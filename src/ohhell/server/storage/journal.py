@@ -63,8 +63,9 @@ CHECKPOINT_SECONDS: Final = 2.0
 RESTART_FRAMES: Final = 16384
 """A write-ahead log longer than this many pages (64 MiB of 4 KiB pages) after a checkpoint is started again from its
 beginning (:meth:`_Sqlite._checkpoints`). A restart holds the writes for about as long whatever the log's length
-(25-30 ms on average under a thousand games), so a longer log restarts a quarter as often: the writes waited 0.3 s
-in all over 150 s, against 1.1 s at 4096 pages (docs/server-load.md, seventeenth round)."""
+(25 to 46 ms on average under a thousand games), so a longer log restarts a quarter as often or less: the writes
+waited 0.3 s in all over 150 s against 1.1 s at 4096 pages, and 1.3 s over ten minutes against 7.1 s
+(docs/server-load.md, seventeenth round)."""
 LOG_LIMIT_BYTES: Final = 256 * 1024 * 1024
 """A log file longer than this (after a burst, or readers that kept a restart from completing) is cut to nothing by
 the checkpoint that starts it again (``TRUNCATE``), in the thread: SQLite's own ``journal_size_limit`` would cut it
