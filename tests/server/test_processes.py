@@ -238,3 +238,54 @@ def test_the_hub_carries_a_burst_in_order_as_few_publications_and_reads_leases_a
     assert heard == list(range(600))
     assert published == [1, 1]  # 600 messages to one inbox: two rounds of the publisher, one publication each
     assert owners == {7: sender_id, 8: receiver_id, 9: None}
+
+
+def test_the_hub_listens_and_publishes_again_when_redis_drops_its_connections() -> None:
+    """The hub's two wires (:mod:`ohhell.server.processes.wire`) closed by Redis: the subscription is made again and
+    the messages flow, in order; the publisher sends the round that found its wire closed again on a new one."""
+    from ohhell.server.processes import hub
+
+    async def scenario() -> tuple[list[int], int]:
+        database = f"sqlite:///hub-drop-{time.monotonic_ns()}"
+        sender, receiver = hub.RedisHub(REDIS, database), hub.RedisHub(REDIS, database)
+        heard: list[int] = []
+
+        async def on_message(message: dict[str, Any]) -> None:
+            heard.append(int(message["n"]))
+
+        async def nothing_lost(game_id: int) -> None:
+            return None
+
+        async def until(condition: Any) -> None:
+            async with asyncio.timeout(15):
+                while not condition():
+                    await asyncio.sleep(0.02)
+
+        await sender.start(on_message, nothing_lost)
+        await receiver.start(on_message, nothing_lost)
+        admin = redis.asyncio.Redis.from_url(REDIS)
+        try:
+            sender.send(receiver.process_id, {"kind": "deliver", "n": 0})
+            await until(lambda: heard == [0])
+            names = {f"ohhell-{receiver.process_id}-listen", f"ohhell-{sender.process_id}-publish"}
+            clients = [c for c in await admin.client_list() if c.get("name") in names]
+            assert len(clients) == 2, clients
+            for client in clients:
+                await admin.client_kill_filter(_id=client["id"])
+            sent = 0
+            while not heard[1:]:  # what is published before the subscription is made again is lost (pub/sub)
+                sent += 1
+                sender.send(receiver.process_id, {"kind": "deliver", "n": sent})
+                await until(lambda: not sender._outbox)
+                await asyncio.sleep(0.1)
+                assert sent < 150, "the subscription was not made again"
+            renamed = [c for c in await admin.client_list() if c.get("name") in names]
+            return heard, len(renamed)
+        finally:
+            await admin.aclose()
+            await sender.close()
+            await receiver.close()
+
+    heard, wires = asyncio.run(scenario())
+    assert heard == sorted(set(heard)) and heard[0] == 0 and len(heard) >= 2, heard
+    assert wires == 2  # a new wire each, named again

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -188,3 +189,34 @@ def test_the_watch_tells_the_loops_own_work_from_its_waits() -> None:
         pytest.skip("this system does not say how long a thread waited for a core")
     assert stats["busy_max_ms"] >= 100.0
     assert stats["held_max_ms"] >= stats["busy_max_ms"] and stats["lag_max_ms"] >= stats["held_max_ms"]
+
+
+def test_the_watching_thread_wakes_only_when_a_stall_could_be_due(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the loop keeps up, the watching thread sleeps until the timer could be a stall overdue (the tick plus
+    :data:`~ohhell.site.loopwatch.STALL_MS` after its last run), not at every tick: each wake takes the interpreter
+    lock from the loop, and an idle server's watch cost 35 ms of a core a second with a wake every 10 ms."""
+    watch = LoopWatch()
+    sleeps: list[float] = []
+    wait = watch._stopping.wait
+
+    def counted(timeout: float | None = None) -> bool:
+        sleeps.append(timeout or 0.0)
+        return wait(timeout)
+
+    monkeypatch.setattr(watch._stopping, "wait", counted)
+
+    async def idle() -> float:
+        watch.start()
+        try:
+            began = time.monotonic()
+            await asyncio.sleep(1.0)
+            return time.monotonic() - began
+        finally:
+            watch.stop()
+
+    seconds = asyncio.run(idle())
+    slept = sleeps[:-1]  # the last sleep is cut short by stop()
+    # a sleep lasts until the stall could be due: 20 to 30 ms after a tick that ran on time (a late tick, on a busy
+    # machine, makes one shorter), where a wake at every tick would sleep 10 ms, a hundred times a second
+    assert statistics.median(slept) >= 0.9 * watch.stall_ms / 1000, slept
+    assert len(sleeps) <= 80 * seconds, (len(sleeps), seconds)

@@ -13,8 +13,10 @@ move of every table by as much. :class:`LoopWatch` is cheap enough to leave on i
   thread waiting for the interpreter lock while the thread holding it waits for a core is the machine's load, not
   the server's work; what is left is the loop's own work and its own waits (a sleep, the disk, a lock held by a
   thread that runs), the figure that a test can bound on a loaded machine;
-- a thread wakes every :data:`WATCH_SECONDS` and, when the timer is overdue by :data:`STALL_MS` or more, asks the
-  loop's thread for its stack once for that stall (where the loop was held up, without a profiler). It asks with a
+- a thread wakes when the timer would be overdue by :data:`STALL_MS` if it had not run since (so about every
+  30 ms while the loop keeps up, not at every tick: each wake takes the interpreter lock from the loop and, on a
+  virtual machine, tens of microseconds of a core), and when it is overdue so, asks the loop's thread for its
+  stack once for that stall (where the loop was held up, without a profiler). It asks with a
   signal (:data:`STACK_SIGNAL`), whose Python handler runs *on the loop's thread* with the frame it was at: on
   CPython 3.11 another thread walking the loop thread's frames (``sys._current_frames()`` and ``f_back``) can crash
   the interpreter in ``PyFrame_GetBack`` while those frames come and go (a server crashed so in a soak of issue 24;
@@ -48,8 +50,8 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS: Final = 0.01
 """How often the timer runs: 100 callbacks a second, a few microseconds each."""
-WATCH_SECONDS: Final = 0.01
-"""How often the watching thread looks at the timer (each look takes the interpreter lock for microseconds)."""
+WATCH_SECONDS: Final = 0.001
+"""The shortest sleep of the watching thread (it sleeps until the timer's last run is :data:`STALL_MS` past due)."""
 STACK_SIGNAL: Final = getattr(signal, "SIGUSR2", None)
 """The signal by which the watching thread asks the loop's thread where it is (``None`` where there is none)."""
 STALL_MS: Final = 20.0
@@ -365,17 +367,23 @@ class LoopWatch:
     def _watch(self) -> None:
         """The watching thread: ask the loop's thread for its stack once per stall."""
         noted = 0.0
-        while not self._stopping.wait(WATCH_SECONDS):
+        pause = self.tick_seconds + self.stall_ms / 1000
+        while not self._stopping.wait(pause):
             beat, ran, waited = self._beat, self._ran, self._waited
             overdue_ms = 1000 * (time.monotonic() - beat) - 1000 * self.tick_seconds
-            if overdue_ms < self.stall_ms or beat == noted:
+            if beat == noted:  # this stall is noted: look again once the timer could have run
+                pause = self.tick_seconds
                 continue
-            ran_now, waited_now = self._sched()
-            overdue_ms -= (waited_now - waited) / 1e6  # the loop's thread waiting for a core holds nothing
+            if overdue_ms >= self.stall_ms:
+                ran_now, waited_now = self._sched()
+                overdue_ms -= (waited_now - waited) / 1e6  # the loop's thread waiting for a core holds nothing
+            # Sleep until the timer, if it does not run meanwhile, is overdue by a stall: the earliest it can be noted.
+            pause = max(WATCH_SECONDS, (self.stall_ms - overdue_ms) / 1000)
             if overdue_ms < self.stall_ms:
                 continue
             state = self._thread_state()
             if state.startswith(" [R") and self._schedstat is not None and (ran_now - ran) / 1e6 < overdue_ms / 2:
+                pause = self.tick_seconds
                 continue  # runnable but it has hardly run: waiting for a core (a wait not counted until it ends)
             noted = beat
             if not self.stacks_noted or STACK_SIGNAL is None:

@@ -12,8 +12,10 @@ keeps leases as Redis keys (``SET … NX PX``, renewed by a script that only tou
 carries messages over Redis pub/sub, all published through one connection in order, so that a connection's
 messages arrive in the order the owner sent them. What is queued for one process while the publisher is busy
 leaves as one publication (a JSON list), so a busy table's messages cost one round of Redis's and the parser's
-work per turn of the publisher, not one per message. Pub/sub keeps nothing for a process that was not listening:
-a connection that comes back is sent the whole state again.
+work per turn of the publisher, not one per message. The publisher and the subscription each hold a connection of
+their own (:class:`~ohhell.server.processes.wire.Wire`: commands written out, replies parsed by hiredis), a fifth of
+what redis-py's client costs a message; the leases, limits and announcements go through redis-py. Pub/sub keeps
+nothing for a process that was not listening: a connection that comes back is sent the whole state again.
 
 Announcements go to every process at once, this one included (:meth:`Hub.announce`, a channel every process
 listens to): sessions that ended, whose sockets each process closes (:mod:`ohhell.web.accounts.sockets`). Each
@@ -37,6 +39,7 @@ from typing import Any, Final, Protocol
 
 import orjson
 
+from ohhell.server.processes.wire import Wire
 from ohhell.web.guards import Buckets
 
 log = logging.getLogger(__name__)
@@ -233,6 +236,7 @@ class RedisHub:
     def __init__(self, redis_url: str, database_url: str) -> None:
         from redis.asyncio import BlockingConnectionPool, Redis
 
+        self.redis_url = redis_url
         self.process_id = new_process_id()
         self.prefix = key_prefix(database_url)
         # redis-py 8: the blocking pool waits for a free connection instead of failing under load (STACK.md)
@@ -242,7 +246,6 @@ class RedisHub:
         self._outbox: deque[tuple[str, dict[str, Any]]] = deque()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self._pubsub: Any = None
         self._on_message: Handler | None = None
         self._on_lost: Callable[[int], Awaitable[None]] | None = None
         self._renew = self.redis.register_script(_RENEW)
@@ -275,10 +278,9 @@ class RedisHub:
 
     async def start(self, on_message: Handler, on_lost: Callable[[int], Awaitable[None]]) -> None:
         self._on_message, self._on_lost = on_message, on_lost
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self._inbox(self.process_id), self._everyone())
+        subscription = await self._subscribe()  # listening before this returns: nothing sent to it from now is missed
         self._tasks = [
-            asyncio.create_task(self._listen(), name="ohhell-hub-listen"),
+            asyncio.create_task(self._listen(subscription), name="ohhell-hub-listen"),
             asyncio.create_task(self._publish(), name="ohhell-hub-publish"),
             asyncio.create_task(self._renew_leases(), name="ohhell-hub-renew"),
         ]
@@ -295,9 +297,6 @@ class RedisHub:
             for game_id in list(self._owned):
                 await self._release(keys=[self._lease(game_id)], args=[self.process_id])
         self._owned.clear()
-        with contextlib.suppress(Exception):
-            if self._pubsub is not None:
-                await self._pubsub.aclose()
         await self.redis.aclose()
         await self._pool.aclose()
 
@@ -374,45 +373,88 @@ class RedisHub:
                 self._all_answered[announcement_id].set()
 
     async def _publish(self) -> None:
-        """Send the outbox in order through one connection: each inbox's messages of a round as one publication."""
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._outbox:
-                batch = [self._outbox.popleft() for _ in range(min(PUBLISH_AT_ONCE, len(self._outbox)))]
-                try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in publications(batch):
-                            pipe.publish(channel, data)
-                        await pipe.execute()
-                except Exception:
-                    log.warning("hub: %d messages could not be published", len(batch), exc_info=True)
-                    await asyncio.sleep(0.2)
+        """Send the outbox in order through one wire: each inbox's messages of a round as one publication.
 
-    async def _listen(self) -> None:
-        while True:
-            try:
-                message = await self._pubsub.get_message(timeout=1.0)
-            except Exception:
-                log.warning("hub: the subscription failed; listening again", exc_info=True)
-                await asyncio.sleep(0.5)
-                continue
-            if message is None or message.get("type") != "message" or self._on_message is None:
-                continue
-            channel = message.get("channel")
-            try:
-                data = orjson.loads(message["data"])
-            except orjson.JSONDecodeError:
-                log.exception("hub: a publication that is not JSON")
-                continue
-            if (channel.decode() if isinstance(channel, bytes) else channel) == self._everyone():
-                await self._handle(self._heard, data)
-                continue
-            for one in data if isinstance(data, list) else [data]:  # an inbox's publication: its messages in order
-                if isinstance(one, dict) and one.get("kind") == "announced":
-                    self._answered(str(one.get("id")))
-                else:
-                    await self._handle(self._on_message, one)
+        A round that fails on a wire (Redis restarted, or closed it) is sent once more on a new one: a publication
+        of it may then arrive twice, where otherwise every one would be lost; a round that fails again is dropped.
+        """
+        wire: Wire | None = None
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._outbox:
+                    batch = [self._outbox.popleft() for _ in range(min(PUBLISH_AT_ONCE, len(self._outbox)))]
+                    commands = [("PUBLISH", channel, data) for channel, data in publications(batch)]
+                    for attempt in (1, 2):
+                        try:
+                            if wire is None:
+                                wire = await Wire.open(self.redis_url, f"ohhell-{self.process_id}-publish")
+                            wire.send(commands)
+                            for _ in commands:
+                                await wire.reply()
+                            break
+                        except Exception:
+                            if wire is not None:
+                                await wire.close()
+                                wire = None
+                            if attempt == 2:
+                                log.warning("hub: %d messages could not be published", len(batch), exc_info=True)
+                                await asyncio.sleep(0.2)
+        finally:
+            if wire is not None:
+                await wire.close()
+
+    async def _subscribe(self) -> Wire:
+        """A wire subscribed to this process's inbox and to the announcements."""
+        wire = await Wire.open(self.redis_url, f"ohhell-{self.process_id}-listen")
+        try:
+            channels = (self._inbox(self.process_id), self._everyone())
+            wire.send([("SUBSCRIBE", *channels)])
+            for _ in channels:  # each channel's confirmation
+                await wire.reply()
+        except BaseException:
+            await wire.close()
+            raise
+        return wire
+
+    async def _listen(self, subscription: Wire | None) -> None:
+        try:
+            while True:
+                try:
+                    if subscription is None:
+                        subscription = await self._subscribe()
+                    reply = await subscription.reply()
+                except Exception:
+                    log.warning("hub: the subscription failed; listening again", exc_info=True)
+                    if subscription is not None:
+                        await subscription.close()
+                        subscription = None
+                    await asyncio.sleep(0.5)
+                    continue
+                if not isinstance(reply, list) or len(reply) != 3 or reply[0] != b"message":
+                    continue
+                await self._heard_publication(_text(reply[1]), reply[2])
+        finally:
+            if subscription is not None:
+                await subscription.close()
+
+    async def _heard_publication(self, channel: str, payload: bytes) -> None:
+        if self._on_message is None:
+            return
+        try:
+            data = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            log.exception("hub: a publication that is not JSON")
+            return
+        if channel == self._everyone():
+            await self._handle(self._heard, data)
+            return
+        for one in data if isinstance(data, list) else [data]:  # an inbox's publication: its messages in order
+            if isinstance(one, dict) and one.get("kind") == "announced":
+                self._answered(str(one.get("id")))
+            else:
+                await self._handle(self._on_message, one)
 
     @staticmethod
     async def _handle(handler: Handler, message: Any) -> None:
