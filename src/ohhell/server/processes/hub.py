@@ -373,11 +373,7 @@ class RedisHub:
                 self._all_answered[announcement_id].set()
 
     async def _publish(self) -> None:
-        """Send the outbox in order through one wire: each inbox's messages of a round as one publication.
-
-        A round that fails on a wire (Redis restarted, or closed it) is sent once more on a new one: a publication
-        of it may then arrive twice, where otherwise every one would be lost; a round that fails again is dropped.
-        """
+        """Send the outbox in order through one wire: each inbox's messages of a round as one publication."""
         wire: Wire | None = None
         try:
             while True:
@@ -385,25 +381,34 @@ class RedisHub:
                 self._wake.clear()
                 while self._outbox:
                     batch = [self._outbox.popleft() for _ in range(min(PUBLISH_AT_ONCE, len(self._outbox)))]
-                    commands = [("PUBLISH", channel, data) for channel, data in publications(batch)]
-                    for attempt in (1, 2):
-                        try:
-                            if wire is None:
-                                wire = await Wire.open(self.redis_url, f"ohhell-{self.process_id}-publish")
-                            wire.send(commands)
-                            for _ in commands:
-                                await wire.reply()
-                            break
-                        except Exception:
-                            if wire is not None:
-                                await wire.close()
-                                wire = None
-                            if attempt == 2:
-                                log.warning("hub: %d messages could not be published", len(batch), exc_info=True)
-                                await asyncio.sleep(0.2)
+                    wire = await self._publish_round(wire, batch)
         finally:
             if wire is not None:
                 await wire.close()
+
+    async def _publish_round(self, wire: Wire | None, batch: list[tuple[str, dict[str, Any]]]) -> Wire | None:
+        """Publish one round on ``wire`` (or a new one); the wire to use next, None if it failed.
+
+        A round that fails on a wire (Redis restarted, or closed it) is sent once more on a new one: a publication
+        of it may then arrive twice, where otherwise every one would be lost; a round that fails again is dropped.
+        """
+        commands = [("PUBLISH", channel, data) for channel, data in publications(batch)]
+        for attempt in (1, 2):
+            try:
+                if wire is None:
+                    wire = await Wire.open(self.redis_url, f"ohhell-{self.process_id}-publish")
+                wire.send(commands)
+                for _ in commands:
+                    await wire.reply()
+                return wire
+            except Exception:
+                if wire is not None:
+                    await wire.close()
+                    wire = None
+                if attempt == 2:
+                    log.warning("hub: %d messages could not be published", len(batch), exc_info=True)
+        await asyncio.sleep(0.2)
+        return None
 
     async def _subscribe(self) -> Wire:
         """A wire subscribed to this process's inbox and to the announcements."""
