@@ -218,5 +218,5 @@ def test_the_watching_thread_wakes_only_when_a_stall_could_be_due(monkeypatch: p
     slept = sleeps[:-1]  # the last sleep is cut short by stop()
     # a sleep lasts until the stall could be due: 20 to 30 ms after a tick that ran on time (a late tick, on a busy
     # machine, makes one shorter), where a wake at every tick would sleep 10 ms, a hundred times a second
-    assert statistics.median(slept) >= 0.9 * watch.stall_ms / 1000, slept
+    assert statistics.median(slept) >= 0.75 * watch.stall_ms / 1000, slept
     assert len(sleeps) <= 80 * seconds, (len(sleeps), seconds)
