@@ -289,3 +289,21 @@ def test_the_hub_listens_and_publishes_again_when_redis_drops_its_connections() 
     heard, wires = asyncio.run(scenario())
     assert heard == sorted(set(heard)) and heard[0] == 0 and len(heard) >= 2, heard
     assert wires == 2  # a new wire each, named again
+
+
+def test_a_wire_selects_its_database_names_itself_and_says_what_redis_refused() -> None:
+    from ohhell.server.processes.wire import Wire
+
+    async def scenario() -> bytes:
+        wire = await Wire.open(REDIS.rsplit("/", 1)[0] + "/3", "ohhell-test-wire")
+        try:
+            wire.send([("CLIENT", "INFO")])
+            info: bytes = await wire.reply()
+        finally:
+            await wire.close()
+        with pytest.raises(Exception, match="AUTH"):  # this Redis has no password: Redis's own words come back
+            await Wire.open(REDIS.replace("redis://", "redis://:not-the-password@"), "ohhell-test-wire")
+        return info
+
+    info = asyncio.run(scenario())
+    assert b" db=3 " in info and b" name=ohhell-test-wire " in info, info

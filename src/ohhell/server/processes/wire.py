@@ -54,7 +54,8 @@ class Wire:
 
     @classmethod
     async def open(cls, url: str, name: str) -> Wire:
-        """A wire to the Redis of ``url``, authenticated, on its database, named ``name`` (``CLIENT LIST`` shows it)."""
+        """A wire to the Redis of ``url``, authenticated, on its database, named ``name`` where Redis lets clients be
+        named (``CLIENT LIST`` shows it)."""
         settings: dict[str, Any] = dict(parse_url(url))
         async with asyncio.timeout(OPEN_SECONDS):
             if "path" in settings:
@@ -77,9 +78,10 @@ class Wire:
                     first.append(("AUTH", user, settings["password"]) if user else ("AUTH", settings["password"]))
                 if settings.get("db"):
                     first.append(("SELECT", int(settings["db"])))
-                first.append(("CLIENT", "SETNAME", name))
-                wire.send(first)
+                wire.send([*first, ("CLIENT", "SETNAME", name)])
                 for _ in first:
+                    await wire.reply()
+                with contextlib.suppress(hiredis.ReplyError):  # a Redis that forbids naming clients still serves
                     await wire.reply()
             except BaseException:
                 await wire.close()
