@@ -22,10 +22,11 @@ people are scanned for leaks after it. Printed as a table; ``--json FILE`` write
 bounded in time and count.
 
 The servers' CPU per action is also given against the generator's own CPU over the same load (the reference run
-in the same process): the generator does the same work per action whatever the servers' setup (one process or
-several, sockets relayed or not), and the machine's speed, which drifts by half within an hour on a shared host
-(docs/server-load.md, seventeenth round), moves both alike. Compare that ratio between runs of one command that
-differ only on the server's side (``--processes``, ``--together``, ``--database``).
+in the same process): the generator does nearly the same work per action whatever the servers' setup (one process
+or several, sockets relayed or not: its CPU differed by about 4% between them, since its loop wakes more while one
+server answers more slowly, docs/server-load.md, eighteenth round), and the machine's speed, which drifts by half
+within an hour on a shared host (seventeenth round), moves both alike. Compare that ratio between runs of one
+command that differ only on the server's side (``--processes``, ``--together``, ``--database``).
 
 Only the package's own runtime dependencies are used (``websockets`` comes with uvicorn).
 """

@@ -1,4 +1,4 @@
-"""One connection to Redis for the hub's messages between processes: commands written, replies parsed by hiredis.
+"""One connection to Redis for the hub's messages between processes: commands packed and replies parsed by hiredis.
 
 The relay's messages are the hub's busiest traffic: every message a relayed socket is sent crosses Redis once,
 published by the owner and heard by the process that holds the socket. Through redis-py each publication and each
@@ -29,19 +29,6 @@ READ_BYTES: Final = 1 << 16
 """The most read from the socket at once: every publication already there is parsed from one read."""
 OPEN_SECONDS: Final = 5.0
 """How long opening a wire (the connection and its ``AUTH`` and ``SELECT``) may take."""
-
-
-def command(*parts: str | bytes | int) -> bytes:
-    """One command in RESP, as Redis reads it.
-
-    >>> command("PUBLISH", "inbox", b'[{"n":1}]')
-    b'*3\\r\\n$7\\r\\nPUBLISH\\r\\n$5\\r\\ninbox\\r\\n$9\\r\\n[{"n":1}]\\r\\n'
-    """
-    out = [b"*%d\r\n" % len(parts)]
-    for part in parts:
-        data = part if isinstance(part, bytes) else str(part).encode()
-        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(out)
 
 
 class Wire:
@@ -89,8 +76,8 @@ class Wire:
         return wire
 
     def send(self, commands: Iterable[Sequence[str | bytes | int]]) -> None:
-        """Write commands (in one write); their replies come in order."""
-        self._writer.write(b"".join(command(*parts) for parts in commands))
+        """Write commands (in one write, packed by hiredis); their replies come in order."""
+        self._writer.write(b"".join(hiredis.pack_command(tuple(parts)) for parts in commands))
 
     async def reply(self) -> Any:
         """The next reply, or the next message of a subscription (read from the socket only when none is parsed
