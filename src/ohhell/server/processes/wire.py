@@ -77,7 +77,8 @@ class Wire:
 
     def send(self, commands: Iterable[Sequence[str | bytes | int]]) -> None:
         """Write commands (in one write, packed by hiredis); their replies come in order."""
-        self._writer.write(b"".join(hiredis.pack_command(tuple(parts)) for parts in commands))
+        # hiredis's stub types the tuple as of one element (``tuple[X]``, not ``tuple[X, ...]``); it takes any length
+        self._writer.write(b"".join(hiredis.pack_command(tuple(parts)) for parts in commands))  # type: ignore[arg-type]
 
     async def reply(self) -> Any:
         """The next reply, or the next message of a subscription (read from the socket only when none is parsed
