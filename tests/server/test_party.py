@@ -329,18 +329,21 @@ def test_a_table_takes_a_hundred_spectators_and_turns_the_next_away(server: Runn
         host = await seated(server, game_id, host_client)
         _, watch = codes(host.people)
         watchers = []
-        readers = []
+        readers = [asyncio.create_task(host.until("never"))]  # each reads what it is sent, as a page does
         for i in range(MAX_WATCHERS):
             watcher = await watch_socket(server, watch, f"W{i}")
             await watcher.until("people")
             watchers.append(watcher)
-            readers.append(asyncio.create_task(watcher.until("never")))  # each reads what it is sent, as a page does
+            readers.append(asyncio.create_task(watcher.until("never")))
         late = await watch_socket(server, watch, "Late")
         refused = await late.until("error")
-        for reader in readers:
-            reader.cancel()
+        # the readers read on while the sockets close: a socket that stops reading fills its queue (websockets
+        # keeps 16 messages), and its close handshake then waits out the 10-second close timeout
         for socket in (host, late, *watchers):
             await socket.socket.close()
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
         return refused
 
     refused = run_async(scenario)
