@@ -101,3 +101,55 @@ def test_a_write_that_waits_too_long_closes_the_socket() -> None:
 
     socket = asyncio.run(run())
     assert socket.written == [] and socket.closed is not None and socket.closed[0] == 1011
+
+
+def test_a_message_to_an_idle_socket_is_written_in_the_senders_own_step() -> None:
+    """No turn of the event loop between a table's send and the socket's write when the socket takes it at once
+    (each turn a move's acknowledgement waits for is as long as all the work ready in it: docs/server-load.md)."""
+
+    async def run() -> list[list[str]]:
+        socket = FakeSocket()
+        outbox = Outbox(socket)
+        seen = []
+        for number in range(3):
+            await outbox.send(f"m{number}")
+            seen.append(list(socket.written))  # no await between the send and the look
+        await outbox.aclose()
+        return seen
+
+    assert asyncio.run(run()) == [["m0"], ["m0", "m1"], ["m0", "m1", "m2"]]
+
+
+def test_a_write_begun_at_once_that_has_to_wait_is_finished_before_the_messages_queued_after_it() -> None:
+    async def run() -> tuple[list[str], list[str], bool]:
+        socket = FakeSocket(reading=False)
+        outbox = Outbox(socket)
+        for number in range(4):
+            await outbox.send(f"m{number}")  # m0 begun and waiting for the buffer; the others queued
+        await settle()
+        before = list(socket.written)
+        socket.reading.set()
+        await settle()
+        await outbox.flush()
+        after = list(socket.written)
+        await outbox.aclose()
+        return before, after, outbox.closed
+
+    before, after, closed = asyncio.run(run())
+    assert before == []
+    assert after == ["m0", "m1", "m2", "m3"]
+    assert closed  # by aclose only
+
+
+def test_a_write_begun_at_once_is_dropped_cleanly_when_the_socket_closes_first() -> None:
+    async def run() -> tuple[list[str], Outbox]:
+        socket = FakeSocket(reading=False)
+        outbox = Outbox(socket)
+        await outbox.send("m0")  # begun, waiting
+        await outbox.aclose()  # the socket closed before the buffer drained
+        socket.reading.set()
+        await settle()
+        return socket.written, outbox
+
+    written, outbox = asyncio.run(run())
+    assert written == [] and outbox.closed

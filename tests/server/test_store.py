@@ -373,3 +373,62 @@ def test_a_write_tried_again_while_another_connection_holds_the_lock_leaves_no_c
     alive, written = run_async(scenario)
     assert written == 2  # the write waited for the lock and was made
     assert not alive, "the retried write is still held after its caller let go of it: a reference cycle"
+
+
+def test_a_write_on_sqlite_is_committed_and_its_writer_woken_within_two_turns_of_the_loop(tmp_path: Path) -> None:
+    """A move's acknowledgement waits for its write, and on a busy loop each turn it waits for is as long as all
+    the work that was ready (docs/server-load.md, twentieth round): the journal's writer takes the write in the
+    next turn and commits it there, and the writer of it goes on in the turn after."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    schema.upgrade(url)
+
+    async def scenario() -> list[int]:
+        store = Store(url)
+        try:
+            created = await store.create_game(new_game())
+            game = Game(Rules.preset("short"), number=42)
+            counts = []
+            for seq in range(5):
+                seat, action, deal_index = game.to_act, game.legal_actions()[0], game.deal_index
+                game.apply(action, seat)
+                write = asyncio.ensure_future(
+                    store.append_action(created.id, StoredAction(seq, deal_index, seat, action_text(action)))
+                )
+                turns = 0
+                while not write.done():
+                    await asyncio.sleep(0)  # one turn of the loop
+                    turns += 1
+                await write
+                counts.append(turns)
+            assert len((await store.load(created.id)).actions) == 5
+            return counts
+        finally:
+            await store.close()
+
+    # the ensure_future's own first step is a turn too: three in all (four before the twentieth round)
+    assert run_async(scenario) == [3] * 5
+
+
+def test_a_writer_cancelled_while_its_write_waits_leaves_the_batch_whole(db: Database) -> None:
+    """A table cancelled while its write waits for the batch gives up only its own wait: the batch is written, and
+    every other writer in it is told."""
+
+    async def scenario() -> tuple[int, int]:
+        store = Store(db.url, **db.options)
+        try:
+            games = [await store.create_game(new_game(owner=f"p{n}")) for n in range(3)]
+            writes = [
+                asyncio.ensure_future(store.append_action(created.id, StoredAction(0, 0, 1, "bid 0")))
+                for created in games
+            ]
+            await asyncio.sleep(0)  # each write handed to the journal
+            writes[1].cancel()
+            done = await asyncio.gather(*writes, return_exceptions=True)
+            assert isinstance(done[1], asyncio.CancelledError)
+            assert done[0] is None and done[2] is None
+            stored = [len((await store.load(created.id)).actions) for created in games]
+            return sum(stored), len(stored)
+        finally:
+            await store.close()
+
+    assert run_async(scenario) == (3, 3)

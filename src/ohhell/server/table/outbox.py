@@ -6,6 +6,12 @@ for as long as the write could wait, since a WebSocket's send waits while the co
 table only queues: :meth:`Outbox.send` puts the text in the socket's queue and returns, and the socket's writer
 sends the queue in order. A socket whose queue grows past :data:`OUTBOX_MESSAGES` is not reading: it is closed
 (code 1013, "try again later"), and its page, which reconnects by itself, gets the whole table again.
+
+A message sent while the socket's writer has nothing to do is written at once, in the sender's own step: a WebSocket's
+send returns without waiting while the connection takes what it is given (uvicorn's ``send`` waits only while the
+connection's buffer is full), so handing it to the writer would only cost it a turn of the event loop, a turn that
+every move's acknowledgement waited for (docs/server-load.md, twentieth round). A write that does have to wait is
+handed to the writer, which finishes it (within :data:`SEND_TIMEOUT`) before anything queued after it.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from typing import Final, Protocol
+from collections.abc import Coroutine, Generator
+from typing import Any, Final, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +45,31 @@ class OutboxClosedError(ConnectionError):
     """The socket is closed, or was closed for falling behind: nothing more is sent to it."""
 
 
+class _Started:
+    """A coroutine that was started by hand and is now waiting (on what it yielded), as an awaitable that finishes it:
+    the task that awaits it waits on what the coroutine waits on, and passes on what it is sent or thrown."""
+
+    def __init__(self, coroutine: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+        self.coroutine = coroutine
+        self.waiting_on = waiting_on
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coroutine, waiting_on = self.coroutine, self.waiting_on
+        while True:
+            try:
+                sent = yield waiting_on
+            except BaseException as exc:  # the awaiting task cancelled: the coroutine is told, as if it were awaited
+                try:
+                    waiting_on = coroutine.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting_on = coroutine.send(sent)
+                except StopIteration:
+                    return
+
+
 class Outbox:
     """The messages waiting for one socket, and the task that writes them."""
 
@@ -50,6 +82,8 @@ class Outbox:
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self._writing = False
+        self._started: _Started | None = None
+        """A write begun at once (:meth:`send`) that had to wait: the writer finishes it first."""
         self.closed = False
 
     def __len__(self) -> int:
@@ -62,14 +96,39 @@ class Outbox:
         if len(self._waiting) >= self.limit:
             self._close(1013, FELL_BEHIND)
             raise OutboxClosedError(FELL_BEHIND)
+        if not self._waiting and not self._writing:
+            self._write_now(text)
+            return
         self._waiting.append(text)
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
         self._ready.set()
         if self._writer is None:
             self._writer = asyncio.create_task(self._write())
 
+    def _write_now(self, text: str) -> None:
+        """Write ``text`` in this step if the socket takes it without waiting; else the writer finishes the write."""
+        coroutine = self.socket.send_text(text)
+        try:
+            waiting_on = coroutine.send(None)
+        except StopIteration:
+            return
+        except Exception as exc:  # the socket is gone
+            self._failed(exc)
+            return
+        self._writing = True
+        self._started = _Started(coroutine, waiting_on)
+        self._wake_writer()
+
     async def _write(self) -> None:
         try:
             while True:
+                if self._started is not None:
+                    started, self._started = self._started, None
+                    async with asyncio.timeout(self.timeout):
+                        await started
+                    self._writing = False
                 while self._waiting:
                     text = self._waiting.popleft()
                     self._writing = True
@@ -81,11 +140,15 @@ class Outbox:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the socket is gone, or could not take a message in time
-            log.info("closing a socket that could not be written to: %s", type(exc).__name__)
-            self.closed = True
-            self._waiting.clear()
-            with contextlib.suppress(Exception):
-                await self.socket.close(1011, "the connection could not take a message")
+            self._failed(exc)
+
+    def _failed(self, exc: Exception) -> None:
+        log.info("closing a socket that could not be written to: %s", type(exc).__name__)
+        self.closed = True
+        self._waiting.clear()
+        self._closing = asyncio.get_running_loop().create_task(
+            self._close_socket(1011, "the connection could not take a message")
+        )
 
     def _close(self, code: int, reason: str) -> None:
         self.closed = True
@@ -114,3 +177,6 @@ class Outbox:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
+        if self._started is not None:  # begun, never finished: the writer did not come to it
+            self._started.coroutine.close()
+            self._started = None
