@@ -405,7 +405,7 @@ def test_a_write_on_sqlite_is_committed_and_its_writer_woken_within_two_turns_of
         finally:
             await store.close()
 
-    # the ensure_future's own first step is a turn too: three in all (four before the twentieth round)
+    # the ensure_future's own first step is a turn too: three in all (five before the twentieth round)
     assert run_async(scenario) == [3] * 5
 
 

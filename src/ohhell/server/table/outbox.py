@@ -144,11 +144,7 @@ class Outbox:
 
     def _failed(self, exc: Exception) -> None:
         log.info("closing a socket that could not be written to: %s", type(exc).__name__)
-        self.closed = True
-        self._waiting.clear()
-        self._closing = asyncio.get_running_loop().create_task(
-            self._close_socket(1011, "the connection could not take a message")
-        )
+        self._close(1011, "the connection could not take a message")
 
     def _close(self, code: int, reason: str) -> None:
         self.closed = True
