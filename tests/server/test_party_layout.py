@@ -6,7 +6,9 @@ and the game over, every page (each person's and the spectator's) is checked at 
 desktop sizes (the tab resized in place): no sideways scrolling; every card of the hand, every button of the
 table's panel (Play again in the Game over panel) and "Your turn" inside the screen with nothing over them; at
 the sizes where the score sheet and the people panel sit beside the table, the chat's input inside the screen
-too; elsewhere it is reached by scrolling, with nothing over it.
+too; elsewhere it is reached by scrolling, with nothing over it. Off a phone, every plate's label and card count
+sit on one line, with the longest words put in for a moment: a plate that took a line more for "Needs 1 more" than
+for "On track" pushed a side of two plates past the table's room, and the hand off a 1280x720 screen, on some deals.
 """
 
 from __future__ import annotations
@@ -71,6 +73,21 @@ PROBLEMS: Final = """(sideBySide) => {
       return [(r.left + right) / 2, r.top + r.height * 0.2];  // a second row covers the first's lower part
     });
   });
+  if (width > 640) {  // off a phone, a plate's label and card count stay on one line, the longest words too
+    for (const state of document.querySelectorAll('.plate .plate-state')) {
+      const tag = state.querySelector('.plate-label'), count = state.querySelector('.plate-cards span');
+      const was = [tag && tag.textContent, count && count.textContent];
+      if (tag) tag.textContent = 'Needs 13 more';
+      if (count) count.textContent = '13 cards';
+      const plate = state.closest('.plate').getBoundingClientRect(), r = state.getBoundingClientRect();
+      const line = Math.max(...[...state.children].map((e) => e.getBoundingClientRect().height));
+      if (r.height > line + 4 || r.left < plate.left || r.right > plate.right) {
+        problems.push(`the plate ${label(state.closest('.plate'))} does not fit one line: ${JSON.stringify(r)}`);
+      }
+      if (tag) tag.textContent = was[0];
+      if (count) count.textContent = was[1];
+    }
+  }
   const panel = document.getElementById('center-panel');
   if (!panel.hidden) {
     for (const button of panel.querySelectorAll('button, a.button')) {
