@@ -6,7 +6,7 @@ import asyncio
 import gc
 from typing import Any
 
-from ohhell.site.collector import MIDDLE_COLLECTIONS, OUT_OF_REACH, OldGeneration
+from ohhell.site.collector import MIDDLE_COLLECTIONS, OUT_OF_REACH, YOUNG_OBJECTS, OldGeneration
 
 
 def full_walks_while(make: Any) -> int:
@@ -71,7 +71,7 @@ def test_once_started_a_growing_heap_sets_off_no_walk_of_its_own_and_stop_gives_
 
     try:
         walks, threshold, stats = asyncio.run(started())
-        assert threshold == (before[0], min(before[1], MIDDLE_COLLECTIONS), OUT_OF_REACH)
+        assert threshold == (min(before[0], YOUNG_OBJECTS), min(before[1], MIDDLE_COLLECTIONS), OUT_OF_REACH)
         assert walks == 0  # the same growth, no walk: the young generations only
         assert stats["on_growth"] and stats["walks"] == 0
         assert gc.get_threshold() == before

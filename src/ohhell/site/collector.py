@@ -12,10 +12,13 @@ So, once the server has started (:meth:`OldGeneration.start`):
 
 - what the started server holds is collected once and frozen out of every later walk (``gc.freeze()``: modules,
   routes, the ORM's tables);
-- the young generations are collected as before, but the middle one three times as often (:data:`MIDDLE_COLLECTIONS`):
-  at that load a walk of the middle generation found 30,000 to 38,000 objects in it and took 15 to 30 ms of CPU, the
-  longest turns of the loop left (docs/server-load.md, sixteenth round); the old one is never walked on
-  CPython's rule (its threshold is set out of reach);
+- the young generations are walked in smaller pieces: the youngest after :data:`YOUNG_OBJECTS` new objects instead
+  of CPython's 700, the middle one after every :data:`MIDDLE_COLLECTIONS` walk of the youngest instead of every
+  tenth. Every object is walked about as often as before (once young, once in the middle, then it is old), but each
+  walk holds the loop for less: at 1,000 games the middle generation held 30,000 to 38,000 objects at CPython's
+  rule, 15 to 30 ms of CPU a walk (docs/server-load.md, sixteenth round), and the youngest up to 9,500 (freeing old
+  objects, as a table let go does, counts against CPython's count of new ones), up to 16 ms (twenty-first round);
+  the old one is never walked on CPython's rule (its threshold is set out of reach);
 - every :data:`CHECK_SECONDS` the number of memory blocks the interpreter holds (``sys.getallocatedblocks()``, a
   counter read in nanoseconds) is compared with what it held after the last full walk: only when it has grown
   :data:`GROWTH` times over, and by at least :data:`FLOOR_BLOCKS`, is the old generation walked, since only
@@ -45,10 +48,15 @@ GROWTH: Final = 2.0
 FLOOR_BLOCKS: Final = 3_000_000
 """The least growth (in blocks) that calls for a full walk: about five times what a started server holds (590,000),
 and twice what 1,000 games at once add to it, so that a server's own load never sets a walk off."""
-MIDDLE_COLLECTIONS: Final = 3
-"""The middle generation is walked after this many collections of the youngest (CPython's default: 10). Each walk
-visits what survived the youngest collections since the last one, so a third of the wait is a third of the walk;
-what survives it goes to the old generation, which is never walked on CPython's rule here, and is freed by
+YOUNG_OBJECTS: Final = 350
+"""The youngest generation is walked once this many more objects have been made than freed (CPython's default:
+700). Half the count, half the walk: at 1,000 games its longest walk went from 13 to 16 ms of CPU to 7 to 9 ms
+(docs/server-load.md, twenty-first round)."""
+MIDDLE_COLLECTIONS: Final = 1
+"""The middle generation is walked once the youngest has been walked more than this many times since (CPython's
+default: 10; 3 before the twenty-first round). Each walk visits what survived the youngest walks since the last one,
+so two of them instead of four is half the walk: at 1,000 games its longest went from 21 to 23 ms of CPU to 10 to
+12 ms. What survives it goes to the old generation, which is never walked on CPython's rule here, and is freed by
 reference counting like the rest."""
 OUT_OF_REACH: Final = 2**31 - 1
 """The old generation's threshold once :meth:`OldGeneration.start` has run: CPython's rule never reaches it."""
@@ -96,7 +104,7 @@ class OldGeneration:
         gc.freeze()
         self._threshold = gc.get_threshold()
         young, middle, _ = self._threshold
-        gc.set_threshold(young, min(middle, MIDDLE_COLLECTIONS), OUT_OF_REACH)
+        gc.set_threshold(min(young, YOUNG_OBJECTS), min(middle, MIDDLE_COLLECTIONS), OUT_OF_REACH)
         self.baseline = self._blocks()
         self.started = True
         self._timer = (loop or asyncio.get_running_loop()).call_later(self.check_seconds, self._tick)
