@@ -23,6 +23,7 @@ import fcntl
 import logging
 import os
 import pickle
+import struct
 import sys
 import threading
 import time
@@ -153,6 +154,61 @@ def _widen(connection: Connection) -> None:
         fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
+READ_BYTES: Final = 1 << 16
+"""The most one read of a worker's answers takes from its pipe (reads go on while the pipe has more)."""
+
+
+class Frames:
+    """The messages of a :class:`~multiprocessing.connection.Connection` read from a pipe that does not block.
+
+    The event loop is told when a worker's pipe has something to read, and uvloop's ``add_reader`` makes the pipe
+    non-blocking. A worker's ``send_bytes`` of more than 16 KiB writes its 4-byte length and its body in two writes,
+    so the loop could wake between them: ``Connection.recv_bytes`` then read the length, found the body not there
+    yet and failed (``BlockingIOError``), and the server took the worker for dead, closed its pipes and started
+    another, deciding its batch again (the "worker process died (exit code 0 ...)" of docs/server-load.md,
+    twenty-first round). Here what has come is kept until the whole message has.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._received = bytearray()
+
+    def read(self) -> list[bytes]:
+        """The whole messages that have come (none if a message is still on its way). Raises :class:`EOFError`
+        once the writer has closed its end, or the :class:`OSError` of a failed read."""
+        while True:
+            try:
+                chunk = os.read(self.fd, READ_BYTES)
+            except BlockingIOError:
+                break
+            if not chunk:
+                raise EOFError("the worker closed its pipe")
+            self._received += chunk
+            if len(chunk) < READ_BYTES:
+                break
+        messages = []
+        while (message := self._next()) is not None:
+            messages.append(message)
+        return messages
+
+    def _next(self) -> bytes | None:
+        received = self._received
+        if len(received) < 4:
+            return None
+        (size,) = struct.unpack("!i", received[:4])
+        start = 4
+        if size == -1:  # more than 2 GiB: an 8-byte length follows (multiprocessing's framing)
+            if len(received) < 12:
+                return None
+            (size,) = struct.unpack("!Q", received[4:12])
+            start = 12
+        if len(received) < start + size:
+            return None
+        message = bytes(received[start : start + size])
+        del received[: start + size]
+        return message
+
+
 def _serve_pipe(requests: Connection, answers: Connection, parent: int) -> None:
     """A quick worker's life: read a batch of requests, answer it, until the pipe closes."""
     faulthandler.enable()  # a crash in native code says where, in the server's log
@@ -188,8 +244,12 @@ class _PipeWorker:
         their_answers.close()
         self.batch: list[tuple[Request, asyncio.Future[Move]]] | None = None
         self.alive = True
+        self.death = ""
+        """What the server's end of the pipe said when the worker was taken for dead."""
         self._on_free = on_free
         self._loop = asyncio.get_running_loop()
+        os.set_blocking(self.answers.fileno(), False)  # as uvloop's add_reader leaves it; asyncio's would not
+        self._frames = Frames(self.answers.fileno())
         self._loop.add_reader(self.answers.fileno(), self._readable)
 
     def send(self, batch: list[tuple[Request, asyncio.Future[Move]]]) -> None:
@@ -198,16 +258,19 @@ class _PipeWorker:
 
     def _readable(self) -> None:
         try:
-            answers: list[Move | Exception] = pickle.loads(self.answers.recv_bytes())
-        except (EOFError, OSError):
-            self._died()
+            messages = self._frames.read()
+        except (EOFError, OSError) as exc:
+            self._died(exc)
             return
-        batch, self.batch = self.batch or [], None
-        self._on_free()  # the next batch goes to the worker first, while these tables go on
-        # a slice of tables a turn of the loop, not hundreds in one (ohhell.server.loopturns)
-        settle_in_slices([(future, result) for (_, future), result in zip(batch, answers, strict=True)])
+        for message in messages:  # one at most: a worker has one batch at a time
+            answers: list[Move | Exception] = pickle.loads(message)
+            batch, self.batch = self.batch or [], None
+            self._on_free()  # the next batch goes to the worker first, while these tables go on
+            # a slice of tables a turn of the loop, not hundreds in one (ohhell.server.loopturns)
+            settle_in_slices([(future, result) for (_, future), result in zip(batch, answers, strict=True)])
 
-    def _died(self) -> None:
+    def _died(self, reason: BaseException) -> None:
+        self.death = repr(reason)
         self.alive = False
         self._loop.remove_reader(self.answers.fileno())
         self._on_free()
@@ -266,9 +329,11 @@ class _Batches:
                     self.pending[:0] = worker.batch
                 worker.close()
                 log.warning(
-                    "a quick computer players' worker process died (exit code %s, %d decisions held): starting another",
+                    "a quick computer players' worker process died (exit code %s, %d decisions held; its pipe: %s):"
+                    " starting another",
                     worker.process.exitcode,
                     len(worker.batch or ()),
+                    worker.death,
                 )
                 self.workers.append(_PipeWorker(self._send))
         for worker in self.workers:
