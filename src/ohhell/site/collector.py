@@ -13,8 +13,8 @@ So, once the server has started (:meth:`OldGeneration.start`):
 - what the started server holds is collected once and frozen out of every later walk (``gc.freeze()``: modules,
   routes, the ORM's tables);
 - the young generations are walked in smaller pieces: the youngest after :data:`YOUNG_OBJECTS` new objects instead
-  of CPython's 700, the middle one after every :data:`MIDDLE_COLLECTIONS` walk of the youngest instead of every
-  tenth. Every object is walked about as often as before (once young, once in the middle, then it is old), but each
+  of CPython's 700, the middle one at every other walk of the youngest (:data:`MIDDLE_COLLECTIONS`) instead of every
+  eleventh. Every object is walked about as often as before (once young, once in the middle, then it is old), but each
   walk holds the loop for less: at 1,000 games the middle generation held 30,000 to 38,000 objects at CPython's
   rule, 15 to 30 ms of CPU a walk (docs/server-load.md, sixteenth round), and the youngest up to 9,500 (freeing old
   objects, as a table let go does, counts against CPython's count of new ones), up to 16 ms (twenty-first round);
