@@ -91,8 +91,8 @@ def free_port() -> int:
         return port
 
 
-def tree_cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) used so far by a process and every process below it (its quick workers)."""
+def process_tree(pid: int) -> tuple[list[int], float]:
+    """A process and every process below it (its quick workers), and the CPU seconds (user + system) they used."""
     children: dict[int, list[int]] = {}
     times: dict[int, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
@@ -105,12 +105,40 @@ def tree_cpu_seconds(pid: int) -> float:
             continue
         children.setdefault(int(fields[1]), []).append(int(entry.name))
         times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [pid]
+    tree, total, todo = [], 0.0, [pid]
     while todo:
         current = todo.pop()
+        tree.append(current)
         total += times.get(current, 0.0)
         todo.extend(children.get(current, []))
-    return total
+    return tree, total
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and every process below it (its quick workers)."""
+    return process_tree(pid)[1]
+
+
+def context_switches(pid: int) -> tuple[int, int]:
+    """How many times the threads of a process and of every process below it gave up a core so far: of their own
+    accord (waiting for something: ``voluntary``) and taken off it by the scheduler (``involuntary``)."""
+    voluntary = involuntary = 0
+    for process in process_tree(pid)[0]:
+        try:
+            threads = list(Path(f"/proc/{process}/task").iterdir())
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                lines = (thread / "status").read_text().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if line.startswith("voluntary_ctxt_switches:"):
+                    voluntary += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches:"):
+                    involuntary += int(line.split()[1])
+    return voluntary, involuntary
 
 
 def rss_mb(pid: int) -> float:
@@ -136,6 +164,11 @@ class Servers:
 
     def cpu(self) -> float:
         return sum(tree_cpu_seconds(p.pid) for p in self.processes)
+
+    def switches(self) -> tuple[int, int]:
+        """The servers' and their workers' context switches so far (:func:`context_switches`), added up."""
+        counts = [context_switches(p.pid) for p in self.processes]
+        return sum(v for v, _ in counts), sum(i for _, i in counts)
 
 
 def wait_until_quiet(servers: Servers, seconds: float = 30.0) -> float:
@@ -586,6 +619,22 @@ async def play_table(
         figures.error(error_kind(exc))
 
 
+def per_action(
+    actions: int, transactions: int, switches_start: tuple[int, int], switches_end: tuple[int, int]
+) -> dict[str, float]:
+    """What the servers did per action besides running Python: the journal's transactions (group commit: a
+    process with half the moves commits smaller batches, more of them), and the times their threads gave up a core
+    of their own accord or were taken off one (two processes and their workers on two cores share them more).
+    docs/server-load.md (twenty-second round) found these to be where two processes' extra CPU goes."""
+    if not actions:
+        return {"transactions": 0.0, "voluntary_switches": 0.0, "involuntary_switches": 0.0}
+    return {
+        "transactions": round(transactions / actions, 3),
+        "voluntary_switches": round((switches_end[0] - switches_start[0]) / actions, 2),
+        "involuntary_switches": round((switches_end[1] - switches_start[1]) / actions, 2),
+    }
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
@@ -710,6 +759,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
     began = time.time()
     rss_start = servers.rss() if servers else 0.0
     cpu_start = servers.cpu() if servers else 0.0
+    switches_start = servers.switches() if servers else (0, 0)
     own_cpu_start = time.process_time()
     peak = rss_start
     started = time.monotonic()
@@ -732,6 +782,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
     if args.people and all(p.done() for p in people):
         elapsed = time.monotonic() - started
     server_cpu = servers.cpu() - cpu_start if servers else 0.0
+    switches_end = servers.switches() if servers else (0, 0)
     own_cpu = time.process_time() - own_cpu_start
     own_watch.cancel()
     loop, lag_by_minute = loop_figures(stats_before, await server_stats(urls), began, began + elapsed)
@@ -768,6 +819,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
         "cpu_seconds": {"servers": round(server_cpu, 1), "load": round(own_cpu, 1), "cores": os.cpu_count()},
         "server_cpu_ms_per_action": round(1000 * server_cpu / figures.actions, 3) if figures.actions else 0.0,
         "server_cpu_per_load_cpu": round(server_cpu / own_cpu, 3) if own_cpu else 0.0,
+        "per_action": per_action(figures.actions, loop["journal_batches"], switches_start, switches_end),
         "loop": loop,
         "generator_loop_ms": own_loop_figures(own_lags),
         "minutes": [
@@ -930,6 +982,12 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             f"{result['cpu_seconds']['servers']} / {result['cpu_seconds']['load']} "
             f"({result['server_cpu_ms_per_action']} ms of server per action, {result['server_cpu_per_load_cpu']}x the"
             f" generator's CPU, {result['cpu_seconds']['cores']} cores)",
+        ),
+        (
+            "per action: transactions, switches",
+            f"{result['per_action']['transactions']} journal transactions, context switches"
+            f" {result['per_action']['voluntary_switches']} waiting / {result['per_action']['involuntary_switches']}"
+            " taken off a core (servers and workers)",
         ),
     ]
     for name, value in rows:

@@ -50,6 +50,8 @@ def test_the_load_benchmark_plays_its_games_without_errors(tmp_path: Path, proce
     assert set(figures["rss_mb"]) == {"start", "peak", "end"}
     assert set(figures["generator_loop_ms"]) == {"p99", "max", "late_20ms"}  # is a figure the generator's own?
     assert figures["cpu_seconds"]["servers"] > 0  # the servers and their quick workers were found and measured
+    per_action = figures["per_action"]  # the journal's transactions and the threads' context switches, per action
+    assert 0 < per_action["transactions"] <= 1 and per_action["voluntary_switches"] > 0
     assert "traceback" not in finished.stderr.lower()
     # what the servers logged is read and counted; no worker process died
     assert set(figures["server_log"]) == {str(index) for index in range(processes)}
@@ -69,3 +71,15 @@ def test_the_load_benchmark_plays_tables_of_several_people_with_no_leak(tmp_path
     assert figures["errors"] == 0, figures["error_kinds"]
     assert figures["games_finished"] == 4 and figures["leaks"] == 0
     assert figures["sockets_scanned"] == 4 * 4  # three people and a spectator at each table
+
+
+def test_the_journal_transactions_benchmark_measures_each_size() -> None:
+    """bench/journal_transactions.py (what one transaction costs on PostgreSQL) runs and prints a row a size."""
+    require_services()
+    bench = BENCH.parent / "journal_transactions.py"
+    command = [sys.executable, str(bench), "--sizes", "1", "3", "--batches", "5", "--rounds", "1"]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    rows = [row for row in (line.split() for line in finished.stdout.splitlines()) if row[4:5] and row[4][-1] == "x"]
+    assert [row[0] for row in rows] == ["1", "3"]
+    assert rows[0][4] == "1.00x"  # the first size is the reference
