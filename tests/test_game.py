@@ -96,6 +96,25 @@ def test_totals_add_up_the_points_of_every_deal() -> None:
     assert game.totals_before(2) == tuple(sum(r.points[s] for r in game.results[:2]) for s in range(4))
 
 
+def test_the_totals_before_a_hand_add_up_the_hands_before_it_at_every_position_undo_included() -> None:
+    """``totals_before`` of the hand in play takes the running totals (the short way every view takes): they must
+    be the hands' points added up, after every action and after actions taken back across hands."""
+    rng = random.Random(7)
+    game = Game(Rules.preset("full", players=4), number=11)
+
+    def added_up(hands: int) -> tuple[int, ...]:
+        return tuple(sum(r.points[s] for r in game.results[:hands]) for s in range(4))
+
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        if rng.random() < 0.05 and len(game.results) > 1:
+            for _ in range(rng.randint(1, 12)):
+                game.undo()
+        for hands in range(len(game.results) + 1):
+            assert game.totals_before(hands) == added_up(hands)
+        assert game.view(game.deal_index % 4).totals == added_up(game.deal_index)
+
+
 def test_the_highest_total_wins() -> None:
     game = one_card_game()
     game.start_deal([CardSet.parse("AS"), CardSet.parse("KS"), CardSet.parse("QS")], parse_card("2C"))

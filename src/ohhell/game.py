@@ -155,6 +155,8 @@ class Game:
 
     def totals_before(self, deal_index: int) -> tuple[int, ...]:
         """Each seat's total before deal ``deal_index``."""
+        if deal_index == len(self.results):  # every finished deal: the running totals (a view's every time)
+            return tuple(self.totals)
         totals = [0] * self.rules.players
         for result in self.results[:deal_index]:
             for seat, p in enumerate(result.points):

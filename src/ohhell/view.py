@@ -130,7 +130,10 @@ class CopyLabels:
 
     def cards(self, cards: Iterable[Card]) -> tuple[Card, ...]:
         """The labels of ``cards``, in their order."""
-        return tuple(self._labels.get(c, c) for c in cards)
+        labels = self._labels
+        if not labels:  # no Magician or Jester known: every card is its own label
+            return tuple(cards)
+        return tuple(labels.get(c, c) for c in cards)
 
     def hand(self, mask: int) -> CardSet:
         """A hand of the seat's, by label."""
@@ -150,6 +153,8 @@ class CopyLabels:
     def actions(self, actions: Iterable[tuple[int, Action]]) -> tuple[tuple[int, Action], ...]:
         """``(seat, action)`` pairs, a play of a special card by label (every other action is its own)."""
         labels = self._labels
+        if not labels:  # the pairs are tuples already: the same pairs
+            return tuple(actions)
         return tuple((seat, labels.get(action, action)) for seat, action in actions)
 
 
