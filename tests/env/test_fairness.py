@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from ohhell.bots.knowledge import read_view
 from ohhell.bots.sampling import deal_hidden
+from ohhell.cards import cards_of
 from ohhell.env import InformationStateEncoding, ObservationEncoding, Table, bot_policy, raw_env
 from ohhell.env.aec import OhHellEnv
 from ohhell.env.encoding import describe
@@ -92,6 +93,8 @@ def ints_in(value: object) -> set[int]:
         return {value}
     if isinstance(value, dict):
         return {n for item in value.values() for n in ints_in(item)}
+    if isinstance(value, list) and len(value) == 2 and value[0] == "cards":  # a hand, as plain() gives its mask
+        return set(cards_of(value[1]))  # its cards' numbers: a one-card hand's mask, 1 << 22, is no game number
     if isinstance(value, list):
         return {n for item in value for n in ints_in(item)}
     return set()
