@@ -26,6 +26,7 @@ from ohhell import commitment
 from ohhell.actions import action_text
 from ohhell.game import Game
 from ohhell.rules import Rules
+from ohhell.server.storage import journal
 from ohhell.server.storage.journal import ConflictError
 from ohhell.server.storage.store import GameNotFoundError, NewGame, Progress, Store, StoredAction
 from ohhell.server.table.live import rebuild
@@ -134,6 +135,55 @@ def test_a_second_writer_of_the_same_position_fails_and_writes_nothing(db: Datab
             await store.close()
 
     run_async(scenario)
+
+
+def test_a_batch_of_actions_alone_is_written_whole_and_a_conflict_in_it_fails_only_its_own_write(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Actions with no change to a game row go in one statement on PostgreSQL (one round trip, its own transaction):
+    every row as given, reasons and all; and when one of them takes a position already written, the others are
+    written all the same and only it fails, with nothing of it kept."""
+
+    statements: list[int] = []
+    alone = journal._Postgres._append_alone
+
+    async def counted(connection: Any, actions: Any, now: Any) -> None:
+        statements.append(len(actions))
+        await alone(connection, actions, now)
+
+    monkeypatch.setattr(journal._Postgres, "_append_alone", staticmethod(counted))
+
+    async def scenario() -> None:
+        store = Store(db.url, **db.options)
+        try:
+            games = [await store.create_game(new_game(owner=f"p{n}")) for n in range(3)]
+            await store.append_action(games[1].id, StoredAction(0, 0, 1, "bid 1"))
+            first = [
+                store.append_action(games[0].id, StoredAction(0, 0, 1, "bid 2", "two sure tricks")),
+                store.append_action(games[1].id, StoredAction(0, 0, 2, "bid 3")),  # position 0 is taken
+                store.append_action(games[2].id, StoredAction(0, 0, 1, "bid 0")),
+            ]
+            done = await asyncio.gather(*first, return_exceptions=True)  # handed in the same turn: one batch
+            assert done[0] is None and done[2] is None
+            assert isinstance(done[1], ConflictError)
+            await asyncio.gather(
+                *(store.append_action(games[0].id, StoredAction(seq, 0, seq % 4, f"bid {seq}")) for seq in (1, 2, 3))
+            )
+            zero, one, two = [(await store.load(created.id)).actions for created in games]
+            assert [(a.seq, a.seat, a.action, a.reason) for a in zero] == [
+                (0, 1, "bid 2", "two sure tricks"),
+                (1, 1, "bid 1", None),
+                (2, 2, "bid 2", None),
+                (3, 3, "bid 3", None),
+            ]
+            assert [a.action for a in one] == ["bid 1"]
+            assert [a.action for a in two] == ["bid 0"]
+        finally:
+            await store.close()
+
+    run_async(scenario)
+    if db.url.startswith("postgresql"):  # the batch of three tried whole, then each alone, by the one statement
+        assert statements[:4] == [1, 3, 1, 1]
 
 
 def test_the_list_of_games_is_each_players_own_most_recent_first(db: Database) -> None:
