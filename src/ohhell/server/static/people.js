@@ -251,7 +251,8 @@ function tick() {
   // in the plate's turn chip ("Thinking… 4 s", "Your turn · 4 s of 30"): no line of its own to make the plate taller
   const chip = plate.querySelector(".turn-chip");
   const text = limit ? `${Math.min(seconds, limit)} s of ${limit}` : `${seconds} s`;
-  const clock = el(chip ? "span" : "p", "thinking-clock", chip ? ` · ${text}` : `Thinking ${text}`);
+  const clock = chip ? el("span", "thinking-clock") : el("p", "thinking-clock", `Thinking ${text}`);
+  if (chip) clock.append(el("span", "clock-dot", " · "), text); // a phone shows the seconds on a line of their own
   clock.setAttribute("aria-hidden", "true");
   (chip || plate).append(clock);
 }

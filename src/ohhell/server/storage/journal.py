@@ -422,7 +422,8 @@ def sync_log(path: str) -> None:
 
 
 class _Postgres:
-    """PostgreSQL through psycopg's asyncio connection: a pipeline of statements and one commit per batch."""
+    """PostgreSQL through psycopg's asyncio connection: one transaction per batch; a batch of actions alone is a
+    single ``INSERT`` committed by itself (:meth:`_append_alone`)."""
 
     def __init__(self, conninfo: str, connect_args: dict[str, Any]) -> None:
         self.conninfo = conninfo
