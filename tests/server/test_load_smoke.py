@@ -83,3 +83,13 @@ def test_the_journal_transactions_benchmark_measures_each_size() -> None:
     rows = [row for row in (line.split() for line in finished.stdout.splitlines()) if row[4:5] and row[4][-1] == "x"]
     assert [row[0] for row in rows] == ["1", "3"]
     assert rows[0][4] == "1.00x"  # the first size is the reference
+
+
+def test_the_loop_watch_cost_benchmark_measures_each_load() -> None:
+    """bench/loop_watch_cost.py (what the loop watch costs a process) runs and prints a row for each load."""
+    bench = BENCH.parent / "loop_watch_cost.py"
+    command = [sys.executable, str(bench), "--seconds", "0.3", "--rounds", "1"]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    rows = [line.split() for line in finished.stdout.splitlines() if line.rstrip().endswith("ms/s")]
+    assert [row[0] for row in rows] == ["idle", "light"]
