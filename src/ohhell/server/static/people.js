@@ -248,11 +248,12 @@ function tick() {
   if (!plate) return;
   const seconds = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
   const limit = people.settings.turn_seconds; // the turn timer, when the table has one
-  // in the plate's turn chip ("Thinking… 4 s", "Your turn · 4 s of 30"): no line of its own to make the plate taller
+  // in the plate's turn chip ("Thinking… · 4 s", "Your turn · 4 s of 30"), not a line of the plate's own; on a phone
+  // the chip puts the seconds on its second line (people.css)
   const chip = plate.querySelector(".turn-chip");
   const text = limit ? `${Math.min(seconds, limit)} s of ${limit}` : `${seconds} s`;
   const clock = chip ? el("span", "thinking-clock") : el("p", "thinking-clock", `Thinking ${text}`);
-  if (chip) clock.append(el("span", "clock-dot", " · "), text); // a phone shows the seconds on a line of their own
+  if (chip) clock.append(el("span", "clock-dot", " · "), text);
   clock.setAttribute("aria-hidden", "true");
   (chip || plate).append(clock);
 }

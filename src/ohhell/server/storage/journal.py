@@ -198,6 +198,19 @@ _APPEND_ACTIONS: Final = (
 psycopg prepares it once (after its fifth use) and the server plans it once."""
 
 
+def _action_arrays(actions: Sequence[AppendAction], now: datetime) -> tuple[Any, ...]:
+    """:data:`_APPEND_ACTIONS`'s parameters: the time, then each column's values as one array."""
+    return (
+        now,
+        [w.game_id for w in actions],
+        [w.action.seq for w in actions],
+        [w.action.deal_index for w in actions],
+        [w.action.seat for w in actions],
+        [w.action.action for w in actions],
+        [w.action.reason for w in actions],
+    )
+
+
 def _update_game(columns: Sequence[str], mark: str) -> str:
     sets = ", ".join(f"{name} = {mark}" for name in (*columns, "updated_at"))
     return f"UPDATE games SET {sets} WHERE id = {mark}"
@@ -486,21 +499,7 @@ class _Postgres:
                     row = await cursor.fetchone()
                     results[index] = int(row[0])
                 if plan.actions:
-                    await cursor.executemany(
-                        _INSERT_ACTION.format(", ".join(["%s"] * 7)),
-                        [
-                            (
-                                w.game_id,
-                                w.action.seq,
-                                w.action.deal_index,
-                                w.action.seat,
-                                w.action.action,
-                                w.action.reason,
-                                now,
-                            )
-                            for w in plan.actions
-                        ],
-                    )
+                    await cursor.execute(_APPEND_ACTIONS, _action_arrays(plan.actions, now))
                 for game_id, values in plan.changes.items():
                     columns = sorted(values)
                     await cursor.execute(
@@ -519,18 +518,7 @@ class _Postgres:
         """A batch of actions and nothing else: one ``INSERT`` of every row, its own transaction (autocommit), so one
         round trip to the server where ``BEGIN``, the rows and ``COMMIT`` took three (about 2% of two processes'
         CPU an action, docs/server-load.md, twenty-third round). A statement is atomic: all its rows or none."""
-        await connection.execute(
-            _APPEND_ACTIONS,
-            (
-                now,
-                [w.game_id for w in actions],
-                [w.action.seq for w in actions],
-                [w.action.deal_index for w in actions],
-                [w.action.seat for w in actions],
-                [w.action.action for w in actions],
-                [w.action.reason for w in actions],
-            ),
-        )
+        await connection.execute(_APPEND_ACTIONS, _action_arrays(actions, now))
 
     async def close(self) -> None:
         if self._connection is not None:
