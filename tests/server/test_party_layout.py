@@ -113,8 +113,17 @@ def problems(page: Page) -> list[str]:
         "() => !document.getElementById('waiting-room').hidden"
         " || document.getElementById('game').dataset.idle === 'true'"
     )
-    page.wait_for_timeout(60)  # the resize's redraw and the fonts have settled
-    width = page.viewport_size["width"] if page.viewport_size else 0
+    size = page.viewport_size or LAPTOP
+    # The table is fitted to a new size by the page's resize handler (the felt, and the score sheet beside the
+    # people panel), which runs in the first frame drawn at that size: wait until the page has the size, then for
+    # two frames. A fixed pause was not enough on a busy machine: the page was checked before the handler ran,
+    # with the phone's unfitted column (the chat's input 75 px below a 1280x720 screen, CI of 2026-12-07).
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[size["width"], size["height"]]
+    )
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_timeout(60)  # the fonts have settled
+    width = size["width"]
     found: list[str] = page.evaluate(PROBLEMS, width >= SIDE_BY_SIDE)
     return found
 
