@@ -204,8 +204,11 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes] | None) -> None:
 
 
 @contextmanager
-def started_servers(count: int, log_dir: Path, postgres: bool = False) -> Iterator[Servers]:
-    """``count`` fresh servers: SQLite for one (unless ``postgres``), PostgreSQL and Redis for more."""
+def started_servers(
+    count: int, log_dir: Path, postgres: bool = False, time_callbacks: bool = False
+) -> Iterator[Servers]:
+    """``count`` fresh servers: SQLite for one (unless ``postgres``), PostgreSQL and Redis for more; with
+    ``time_callbacks``, on asyncio's loop, each callback timed (``ohhell serve --time-callbacks``)."""
     database_name = f"ohhell_bench_{uuid.uuid4().hex[:10]}"
     postgres = postgres or count > 1
     if not postgres:
@@ -237,6 +240,7 @@ def started_servers(count: int, log_dir: Path, postgres: bool = False) -> Iterat
                 str(IDLE_SECONDS),
                 *UNLIMITED,
                 *extra,
+                *(["--time-callbacks"] if time_callbacks else []),
             ]
             log = open(log_dir / f"server-{index}.log", "wb")  # noqa: SIM115
             servers.processes.append(subprocess.Popen(command, stdout=log, stderr=log))
@@ -726,8 +730,39 @@ def loop_figures(
         "journal_log_mb": round(log_mb, 1),
         "journal_restart_max_ms": round(restart_max, 1),
         "stall_sites": [{"seen": n, "stack": site} for site, n in sorted(sites.items(), key=lambda kv: -kv[1])[:5]],
+        "callbacks": callback_figures(after, began, ended),
     }
     return figures, by_minute
+
+
+def callback_figures(after: list[dict[str, Any]], began: float, ended: float) -> dict[str, Any] | None:
+    """The single callbacks' figures over the load (servers started with ``--time-callbacks``,
+    :mod:`ohhell.site.callbacktimes`): how many ran, the longest held and on a core, how many held the loop 20 ms or
+    more, and the longest few by name; ``None`` where no server timed them."""
+    timed = [stats["callbacks"] for stats in after if stats.get("callbacks")]
+    if not timed:
+        return None
+    count = slow = 0
+    held_max = cpu_max = 0.0
+    longest: list[dict[str, Any]] = []
+    for callbacks in timed:
+        size = callbacks["window_seconds"]
+        for window in callbacks["windows"]:
+            if window["start"] + size <= began or window["start"] >= ended:
+                continue
+            count += window["callbacks"]
+            slow += window["slow"]
+            held_max = max(held_max, window["held_max_ms"])
+            cpu_max = max(cpu_max, window["cpu_max_ms"])
+            longest += window["longest"]
+    longest.sort(key=lambda timed: -timed["held_ms"])
+    return {
+        "callbacks": count,
+        "held_max_ms": round(held_max, 1),
+        "cpu_max_ms": round(cpu_max, 1),
+        "slow": slow,
+        "longest": longest[:5],
+    }
 
 
 PROBE_SECONDS: Final = 0.005
@@ -874,6 +909,11 @@ def main() -> None:
     parser.add_argument(
         "--together", action="store_true", help="a table's people on one process (else spread: relayed sockets)"
     )
+    parser.add_argument(
+        "--time-callbacks",
+        action="store_true",
+        help="start the servers on asyncio's loop with each callback timed (the longest single piece of work)",
+    )
     parser.add_argument("--url", action="append", help="a running server to load instead (repeatable)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--seed", type=int, default=1)
@@ -898,7 +938,7 @@ def main() -> None:
     else:
         with (
             tempfile.TemporaryDirectory(prefix="ohhell-load-") as folder,
-            started_servers(args.processes, Path(folder), args.database == "postgres") as servers,
+            started_servers(args.processes, Path(folder), args.database == "postgres", args.time_callbacks) as servers,
         ):
             wait_until_quiet(servers)
             for _ in range(args.repeat):  # one after another on the same servers: does memory come back?
@@ -994,6 +1034,14 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         print(f"  {name:<40} {value}")
     for site in loop["stall_sites"][:3]:
         print(f"  stalled {site['seen']}x at {site['stack']}")
+    callbacks = loop.get("callbacks")
+    if callbacks:  # --time-callbacks: the servers ran on asyncio's loop, each callback timed on its own
+        print(
+            f"  {'single callbacks (asyncio loop): held / CPU max':<40} {callbacks['held_max_ms']} /"
+            f" {callbacks['cpu_max_ms']} ms, {callbacks['slow']} of {callbacks['callbacks']} held 20 ms+"
+        )
+        for timed in callbacks["longest"][:3]:
+            print(f"    {timed['held_ms']} ms held ({timed['cpu_ms']} ms CPU): {timed['name']}")
     print("  minute  ack p50 / p99 / max (ms)   started  finished  errors  loop lag / held max (ms)")
     for minute in result["minutes"]:
         ack = minute["ack_ms"]

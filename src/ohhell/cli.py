@@ -252,6 +252,13 @@ def serve(
     new_games_per_player: Annotated[
         int, typer.Option(help="New games one player (account or browser) may start at once, and every 10 minutes.")
     ] = 10,
+    time_callbacks: Annotated[
+        bool,
+        typer.Option(
+            help="Measure: time each callback of the event loop (on asyncio's loop, not uvloop: slower), "
+            "shown in /api/server-stats."
+        ),
+    ] = False,
 ) -> None:
     """Play Oh Hell! in the browser against computer players, saved as you go (http://127.0.0.1:8000)."""
     from ohhell.site.serve import serve as run_server  # the web stack loads only for this command
@@ -273,6 +280,7 @@ def serve(
             messages_per_address=messages_per_address,
             new_games_per_address=new_games_per_address,
             new_games_per_player=new_games_per_player,
+            time_callbacks=time_callbacks,
         )
         if workers > 1 and redis is None:
             raise ValueError("several worker processes meet in Redis: give --redis (and a PostgreSQL --database)")

@@ -93,3 +93,19 @@ def test_the_loop_watch_cost_benchmark_measures_each_load() -> None:
     assert finished.returncode == 0, finished.stderr[-3000:]
     rows = [line.split() for line in finished.stdout.splitlines() if line.rstrip().endswith("ms/s")]
     assert [row[0] for row in rows] == ["idle", "light"]
+
+
+def test_the_load_benchmark_times_single_callbacks_on_asyncios_loop(tmp_path: Path) -> None:
+    """``--time-callbacks``: the server runs on asyncio's loop (``ohhell serve --time-callbacks``) and the figures
+    hold its single callbacks, the longest of them by name (ohhell.site.callbacktimes)."""
+    out = tmp_path / "callbacks.json"
+    command = [sys.executable, str(BENCH), "--games", "6", "--pace", "full", "--seconds", "4", "--settle", "0"]
+    command += ["--time-callbacks", "--json", str(out)]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures["errors"] == 0, figures["error_kinds"]
+    callbacks = figures["loop"]["callbacks"]
+    assert callbacks["callbacks"] > figures["moves_acknowledged"]  # each move takes several callbacks
+    assert callbacks["held_max_ms"] >= callbacks["longest"][0]["held_ms"] > 0
+    assert "single callbacks (asyncio loop)" in finished.stdout

@@ -27,6 +27,7 @@ from ohhell.duplicate.store import DuplicateStore
 from ohhell.keeper.web.routes import keeper_router
 from ohhell.server.pages.routes import game_router
 from ohhell.site import schema
+from ohhell.site.callbacktimes import CallbackTimes
 from ohhell.site.collector import OldGeneration
 from ohhell.site.loopwatch import LoopWatch
 from ohhell.transfer.routes import transfer_router
@@ -65,6 +66,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
     accounts = AccountStore(config.database_url)
     clubs = ClubStore(config.database_url, sync_each_commit=config.sync_each_commit)
     watch = LoopWatch()
+    callbacks = CallbackTimes() if config.time_callbacks else None
     old_generation = OldGeneration()
     # the duplicate events are the results hook, in front of the club's: entries wait for the close
     duplicates = DuplicateStore(config.database_url, results=clubs, sync_each_commit=config.sync_each_commit)
@@ -100,10 +102,14 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
             old_generation.start()
         database_back(app).extend((accounts.reconnect, clubs.reconnect, duplicates.reconnect))
         watch.start()
+        if callbacks is not None:
+            callbacks.install()
         try:
             yield
         finally:
             watch.stop()
+            if callbacks is not None:
+                callbacks.uninstall()
             old_generation.stop()
             checking.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -147,6 +153,7 @@ def create_app(config: ServerConfig, *, own_process: bool = False) -> FastAPI:
         return {
             "process": os.getpid(),
             "loop": watch.stats(),
+            "callbacks": None if callbacks is None else callbacks.stats(),
             "old_generation": old_generation.stats(),
             "tables": table_counts() if table_counts else {},
         }

@@ -43,6 +43,8 @@ def _uvicorn_options(host: str, port: int, config: ServerConfig) -> dict[str, An
         "ws_per_message_deflate": False,  # the messages are small changes: compressing them costs more than saves
         "log_level": "warning",
         "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
+        # uvloop where installed; asyncio's own loop to time each callback (ohhell.site.callbacktimes)
+        "loop": "asyncio" if config.time_callbacks else "auto",
     }
 
 

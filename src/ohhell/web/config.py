@@ -65,6 +65,9 @@ class ServerConfig:
     """New games one address may start at once, and again in each 10 minutes after that (in each process)."""
     new_games_per_player: int = 10
     """New games one player (a signed-in account, or a browser's guest key) may start at once, and per 10 minutes."""
+    time_callbacks: bool = False
+    """A measurement: run on asyncio's own event loop instead of uvloop, and time every callback of it on its own
+    (:mod:`ohhell.site.callbacktimes`; the figures in ``/api/server-stats``). Slower: for benchmarks."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.animation_scale <= 10:
