@@ -745,6 +745,7 @@ def callback_figures(after: list[dict[str, Any]], began: float, ended: float) ->
     count = slow = 0
     held_max = cpu_max = 0.0
     longest: list[dict[str, Any]] = []
+    by_minute: dict[int, float] = {}
     for callbacks in timed:
         size = callbacks["window_seconds"]
         for window in callbacks["windows"]:
@@ -755,13 +756,16 @@ def callback_figures(after: list[dict[str, Any]], began: float, ended: float) ->
             held_max = max(held_max, window["held_max_ms"])
             cpu_max = max(cpu_max, window["cpu_max_ms"])
             longest += window["longest"]
+            minute = int(max(0.0, window["start"] - began) // 60)
+            by_minute[minute] = max(by_minute.get(minute, 0.0), window["held_max_ms"])
     longest.sort(key=lambda timed: -timed["held_ms"])
     return {
         "callbacks": count,
-        "held_max_ms": round(held_max, 1),
-        "cpu_max_ms": round(cpu_max, 1),
+        "held_max_ms": held_max,  # as the servers rounded it, as each of the longest is
+        "cpu_max_ms": cpu_max,
         "slow": slow,
         "longest": longest[:5],
+        "held_max_ms_by_minute": [round(by_minute.get(m, 0.0), 1) for m in range(max(by_minute, default=-1) + 1)],
     }
 
 
@@ -821,6 +825,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
     own_cpu = time.process_time() - own_cpu_start
     own_watch.cancel()
     loop, lag_by_minute = loop_figures(stats_before, await server_stats(urls), began, began + elapsed)
+    callback_minutes = loop["callbacks"]["held_max_ms_by_minute"] if loop["callbacks"] else []
     for person in people:
         person.cancel()
     await asyncio.gather(*people, return_exceptions=True)
@@ -866,6 +871,7 @@ async def run_load(urls: list[str], args: argparse.Namespace, servers: Servers |
                 "errors": minute.errors,
                 "loop_lag_max_ms": lag_by_minute.get(index, (0.0, 0.0))[0],
                 "loop_held_max_ms": lag_by_minute.get(index, (0.0, 0.0))[1],
+                "callback_held_max_ms": callback_minutes[index] if index < len(callback_minutes) else None,
             }
             for index, minute in sorted(figures.minutes.items())
         ],
@@ -1042,13 +1048,18 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         )
         for timed in callbacks["longest"][:3]:
             print(f"    {timed['held_ms']} ms held ({timed['cpu_ms']} ms CPU): {timed['name']}")
-    print("  minute  ack p50 / p99 / max (ms)   started  finished  errors  loop lag / held max (ms)")
+    timed = bool(callbacks)
+    print(
+        "  minute  ack p50 / p99 / max (ms)   started  finished  errors  loop lag / held max (ms)"
+        + ("  single callback held max (ms)" if timed else "")
+    )
     for minute in result["minutes"]:
         ack = minute["ack_ms"]
         print(
             f"  {minute['minute']:>6}  {ack['p50']:>6} / {ack['p99']:>6} / {ack['max']:>6}"
             f"   {minute['games_started']:>7}  {minute['games_finished']:>8}"
-            f"  {minute['errors']:>6}  {minute['loop_lag_max_ms']:>10} / {minute['loop_held_max_ms']}"
+            f"  {minute['errors']:>6}  {minute['loop_lag_max_ms']:>10} / {minute['loop_held_max_ms']:<8}"
+            + (f"  {minute.get('callback_held_max_ms')}" if timed else "")
         )
 
 

@@ -108,4 +108,5 @@ def test_the_load_benchmark_times_single_callbacks_on_asyncios_loop(tmp_path: Pa
     callbacks = figures["loop"]["callbacks"]
     assert callbacks["callbacks"] > figures["moves_acknowledged"]  # each move takes several callbacks
     assert callbacks["held_max_ms"] >= callbacks["longest"][0]["held_ms"] > 0
+    assert callbacks["held_max_ms_by_minute"] and figures["minutes"][0]["callback_held_max_ms"] is not None
     assert "single callbacks (asyncio loop)" in finished.stdout

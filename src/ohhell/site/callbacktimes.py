@@ -88,14 +88,36 @@ class Window:
 
 
 def callback_name(handle: asyncio.Handle) -> str:
-    """What a handle runs, in a few words: a task's coroutine (``LiveTable.apply``), else the function's name."""
+    """What a handle runs, in a few words: a task's coroutine and, once a step of it has run, where it waits now
+    (``task LiveTable.apply, then at Journal.append:210``: the step ran up to that ``await``), else the function's
+    name."""
     callback: Any = getattr(handle, "_callback", None)
     owner = getattr(callback, "__self__", None)
     if isinstance(owner, asyncio.Task):
         coroutine = owner.get_coro()
-        return f"task {getattr(coroutine, '__qualname__', type(coroutine).__name__)}"
+        task = f"task {getattr(coroutine, '__qualname__', type(coroutine).__name__)}"
+        where = paused_at(coroutine)
+        return f"{task}, then at {where}" if where else task
     name = getattr(callback, "__qualname__", None)
     return str(name) if name else type(callback).__name__
+
+
+def paused_at(coroutine: Any) -> str:
+    """Where a suspended coroutine waits, as ``function:line``: the innermost coroutine of this package that it
+    awaits, then the innermost of all (``Table.receive:346 … Queue.get:158``); empty once it has finished. Read on
+    the loop's own thread, of coroutines that are not running."""
+    ours = innermost = ""
+    depth = 0
+    while coroutine is not None and depth < 100:
+        frame = getattr(coroutine, "cr_frame", None) or getattr(coroutine, "gi_frame", None)
+        if frame is None:
+            break
+        innermost = f"{frame.f_code.co_qualname}:{frame.f_lineno}"
+        if f"{os.sep}ohhell{os.sep}" in frame.f_code.co_filename:
+            ours = innermost
+        coroutine = getattr(coroutine, "cr_await", None) or getattr(coroutine, "gi_yieldfrom", None)
+        depth += 1
+    return innermost if ours in ("", innermost) else f"{ours} … {innermost}"
 
 
 class CallbackTimes:
