@@ -1048,10 +1048,9 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         )
         for timed in callbacks["longest"][:3]:
             print(f"    {timed['held_ms']} ms held ({timed['cpu_ms']} ms CPU): {timed['name']}")
-    timed = bool(callbacks)
     print(
         "  minute  ack p50 / p99 / max (ms)   started  finished  errors  loop lag / held max (ms)"
-        + ("  single callback held max (ms)" if timed else "")
+        + ("  single callback held max (ms)" if callbacks else "")
     )
     for minute in result["minutes"]:
         ack = minute["ack_ms"]
@@ -1059,7 +1058,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             f"  {minute['minute']:>6}  {ack['p50']:>6} / {ack['p99']:>6} / {ack['max']:>6}"
             f"   {minute['games_started']:>7}  {minute['games_finished']:>8}"
             f"  {minute['errors']:>6}  {minute['loop_lag_max_ms']:>10} / {minute['loop_held_max_ms']:<8}"
-            + (f"  {minute.get('callback_held_max_ms')}" if timed else "")
+            + (f"  {minute.get('callback_held_max_ms')}" if callbacks else "")
         )
 
 

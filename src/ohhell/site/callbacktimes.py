@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import contextlib
 import os
 import threading
 import time
@@ -31,16 +30,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ohhell.site.loopwatch import WINDOW_SECONDS, WINDOWS_KEPT, open_schedstat, read_schedstat, window_start
+
 SLOW_MS: Final = 20.0
 """A callback held the loop this long or more counts as slow (issue 24's bound for a single piece of work)."""
 BUCKETS_MS: Final = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 """Upper bounds of the histogram of held times (one more bucket counts what is above the last)."""
 LONGEST_KEPT: Final = 10
-"""The longest callbacks kept since the start, and :data:`LONGEST_KEPT_A_WINDOW` in each window."""
+"""The longest callbacks kept since the start, and :data:`LONGEST_KEPT_A_WINDOW` in each window (the loop watch's
+windows of wall-clock time, the last hour kept, so that a reader can take a load's)."""
 LONGEST_KEPT_A_WINDOW: Final = 3
-WINDOW_SECONDS: Final = 10
-"""The figures also go by windows of wall-clock time (the last hour kept), so that a reader can take a load's."""
-WINDOWS_KEPT: Final = 360
 
 
 @dataclass(frozen=True)
@@ -138,23 +137,18 @@ class CallbackTimes:
         self._schedstat: int | None = None
         self._original: Callable[[asyncio.Handle], None] | None = None
 
-    @staticmethod
-    def possible(loop: asyncio.AbstractEventLoop) -> bool:
-        """Whether ``loop``'s callbacks go through :meth:`asyncio.Handle._run` (asyncio's own loops; not uvloop's)."""
-        return isinstance(loop, asyncio.BaseEventLoop)
-
     def install(self) -> None:
-        """Time every callback of the running loop (call on it); refuses a loop whose callbacks it cannot see."""
+        """Time every callback of the running loop (call on it); refuses a loop whose callbacks do not go through
+        :meth:`asyncio.Handle._run` (asyncio's own loops do; uvloop's do not)."""
         loop = asyncio.get_running_loop()
-        if not self.possible(loop):
+        if not isinstance(loop, asyncio.BaseEventLoop):
             raise RuntimeError(
                 f"{type(loop).__module__}.{type(loop).__name__} cannot time single callbacks: use asyncio's loop"
             )
         if self._original is not None:
             return
         self._thread = threading.get_ident()
-        with contextlib.suppress(OSError):
-            self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+        self._schedstat = open_schedstat()
         original: Callable[[asyncio.Handle], None] = asyncio.Handle._run
         self._original = original
         timer = self
@@ -163,13 +157,13 @@ class CallbackTimes:
             if threading.get_ident() != timer._thread:
                 original(handle)
                 return
-            waited = timer._waited()
+            waited = read_schedstat(timer._schedstat)[1]
             cpu = time.thread_time()
             began = time.perf_counter()
             original(handle)
             wall_ms = 1000 * (time.perf_counter() - began)
             cpu_ms = 1000 * (time.thread_time() - cpu)
-            timer.record(handle, wall_ms, cpu_ms, wall_ms - (timer._waited() - waited) / 1e6)
+            timer.record(handle, wall_ms, cpu_ms, wall_ms - (read_schedstat(timer._schedstat)[1] - waited) / 1e6)
 
         setattr(asyncio.Handle, "_run", _run)  # noqa: B010 (a method replaced: typed as such it would not check)
 
@@ -181,21 +175,12 @@ class CallbackTimes:
             os.close(self._schedstat)
             self._schedstat = None
 
-    def _waited(self) -> int:
-        """Nanoseconds the loop's thread has waited, runnable, for a core (0 where Linux does not say)."""
-        if self._schedstat is None:
-            return 0
-        try:
-            return int(os.pread(self._schedstat, 128, 0).split()[1])
-        except (OSError, ValueError, IndexError):
-            return 0
-
     def record(self, handle: asyncio.Handle, wall_ms: float, cpu_ms: float, held_ms: float) -> None:
         """Count one callback that took ``wall_ms``, ``cpu_ms`` of it on a core, ``held_ms`` of it not waiting
         for one."""
         held_ms = min(wall_ms, max(0.0, held_ms, cpu_ms))
         now = time.time()
-        start = int(now) // WINDOW_SECONDS * WINDOW_SECONDS
+        start = window_start(now)
         if not self.windows or self.windows[-1].start != start:
             self.windows.append(Window(start))
         window = self.windows[-1]
@@ -206,16 +191,17 @@ class CallbackTimes:
         self.wall_max_ms = max(self.wall_max_ms, wall_ms)
         self.cpu_max_ms = max(self.cpu_max_ms, cpu_ms)
         self.histogram[bisect.bisect_left(BUCKETS_MS, held_ms)] += 1
+        self.held_max_ms = max(self.held_max_ms, held_ms)
+        name = ""  # named once, and only for a callback that is kept or counted by name
         if held_ms >= self.slow_ms:
             self.slow += 1
             window.slow += 1
             name = callback_name(handle)
             self.slow_by_name[name] = self.slow_by_name.get(name, 0) + 1
-        if held_ms > self.held_max_ms:
-            self.held_max_ms = held_ms
         for kept, room in ((window.longest, LONGEST_KEPT_A_WINDOW), (self.longest, LONGEST_KEPT)):
             if len(kept) < room or held_ms > kept[-1].held_ms:
-                kept.append(Timed(callback_name(handle), held_ms, wall_ms, cpu_ms, now))
+                name = name or callback_name(handle)
+                kept.append(Timed(name, held_ms, wall_ms, cpu_ms, now))
                 kept.sort(key=lambda timed: -timed.held_ms)
                 del kept[room:]
 

@@ -67,6 +67,31 @@ LAG_BUCKETS_MS: Final = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 250.0, 500.0, 1
 """Upper bounds of the lag histogram's buckets (one more bucket counts what is above the last)."""
 
 
+def window_start(now: float) -> int:
+    """The start (unix seconds) of the window of :data:`WINDOW_SECONDS` that unix time ``now`` falls in."""
+    return int(now) // WINDOW_SECONDS * WINDOW_SECONDS
+
+
+def open_schedstat() -> int | None:
+    """The calling thread's ``/proc/self/task/TID/schedstat``, open for reading (None where Linux has none)."""
+    try:
+        return os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+    except (OSError, AttributeError):
+        return None
+
+
+def read_schedstat(fd: int | None) -> tuple[int, int]:
+    """Nanoseconds a thread has run on a core, and waited, runnable, for one, from its open ``schedstat`` (0 where
+    there is none; a wait still going on is counted once it is over)."""
+    if fd is None:
+        return 0, 0
+    try:
+        ran, waited = os.pread(fd, 128, 0).split()[:2]
+        return int(ran), int(waited)
+    except (OSError, ValueError):
+        return 0, 0
+
+
 @dataclass
 class Window:
     """The figures of one window of wall-clock time."""
@@ -169,8 +194,7 @@ class LoopWatch:
         self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
         self._loop_native_id = threading.get_native_id()
-        with contextlib.suppress(OSError, AttributeError):
-            self._schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+        self._schedstat = open_schedstat()
         self.core_wait_known = self._schedstat is not None
         self._ran, self._waited = self._sched()
         self._others_listed_at = 0.0
@@ -252,15 +276,8 @@ class LoopWatch:
         return f" [{state} {waiting}]" if waiting not in ("", "0") else f" [{state}]"
 
     def _sched(self) -> tuple[int, int]:
-        """Nanoseconds the loop thread has run on a core, and waited, runnable, for one (0 where Linux does not
-        say; a wait still going on is counted once it is over)."""
-        if self._schedstat is None:
-            return 0, 0
-        try:
-            ran, waited = os.pread(self._schedstat, 128, 0).split()[:2]
-            return int(ran), int(waited)
-        except (OSError, ValueError):
-            return 0, 0
+        """Nanoseconds the loop thread has run on a core, and waited, runnable, for one (:func:`read_schedstat`)."""
+        return read_schedstat(self._schedstat)
 
     def _others_waited(self) -> int:
         """Nanoseconds the process's other threads waited for a core since the last tick (a thread seen for the
@@ -304,7 +321,7 @@ class LoopWatch:
     # ----------------------------------------------------------------- measuring
 
     def _window(self) -> Window:
-        start = int(time.time()) // WINDOW_SECONDS * WINDOW_SECONDS
+        start = window_start(time.time())
         if not self.windows or self.windows[-1].start != start:
             self.windows.append(Window(start))
         return self.windows[-1]
