@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("party_layout")]
 SIZES: Final = [ViewportSize(width=390, height=844), ViewportSize(width=1280, height=720),
                 ViewportSize(width=1366, height=768), ViewportSize(width=1920, height=1080)]  # fmt: skip
 LAPTOP: Final = ViewportSize(width=1280, height=720)
+NARROW: Final = ViewportSize(width=360, height=740)
+"""A small phone: the score sheet's width is checked there (the table's height is checked at 390x844)."""
 SIDE_BY_SIDE: Final = 981
 """From this width the score sheet and the people panel sit beside the table (ohhell.css)."""
 TABLES: Final = {3: (["Ann", "Bea", "Cy"], 0), 4: (["Ann", "Bea"], 2), 7: (["Ann", "Bea"], 5)}
@@ -64,6 +66,10 @@ PROBLEMS: Final = """(sideBySide) => {
   window.scrollTo(0, 0);
   if (document.documentElement.scrollWidth > width) {
     problems.push(`the page scrolls sideways by ${document.documentElement.scrollWidth - width} px`);
+  }
+  const sheet = document.querySelector('.sheet-scroll');
+  if (shown(sheet) && sheet.scrollWidth > sheet.clientWidth + 1) {
+    problems.push(`the score sheet scrolls sideways by ${sheet.scrollWidth - sheet.clientWidth} px`);
   }
   const cards = [...document.querySelectorAll('#hand .hand-card')];
   cards.forEach((card, i) => {
@@ -201,6 +207,30 @@ def test_the_table_fits_every_size_at_each_moment(table: SharedTable, moment: st
     if moment == "over":
         chat(table, 12)  # late in the game the chat is long too
     check_every_size(table, moment)
+
+
+def test_the_whole_score_sheet_fits_a_narrow_phone_without_scrolling_sideways(table: SharedTable) -> None:
+    """At Game over, every hand on the sheet: at 360 px (a small phone) neither the page nor the sheet scrolls
+    sideways, with seven seats too (the hand's column puts its cards and trump under its number)."""
+    table.play_until("over")
+    wrong = []
+    for person in [*table.people, table.spectator]:
+        page = person.page
+        assert page is not None
+        page.set_viewport_size(NARROW)
+        page.wait_for_function("([w]) => window.innerWidth === w", arg=[NARROW["width"]])
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        widths = page.evaluate(
+            """() => { const s = document.querySelector('.sheet-scroll');
+                return [document.documentElement.scrollWidth, s.scrollWidth, s.clientWidth,
+                        document.querySelectorAll('.sheet tbody tr').length]; }"""
+        )
+        page.set_viewport_size(LAPTOP)
+        page_width, sheet_width, sheet_room, rows = widths
+        assert rows >= 5, f"{person.name}: the sheet has {rows} rows at Game over"
+        if page_width > NARROW["width"] or sheet_width > sheet_room + 1:
+            wrong.append(f"{person.name}: page {page_width} px, sheet {sheet_width} px in {sheet_room} px")
+    assert not wrong, "; ".join(wrong)
 
 
 def test_play_again_is_the_way_on(table: SharedTable) -> None:
