@@ -20,6 +20,8 @@ from server.tablepage import ALLOWED_BID, TablePage, number_where_you_deal_first
 pytestmark = pytest.mark.browser
 
 SIZES: Final = [(390, 844), (1280, 720), (1366, 768), (1920, 1080)]
+SHORT_PHONE: Final = (390, 664)
+"""What a 390x844 phone shows of a page in Safari, its bars counted: the hand stays at the bottom of the screen."""
 HANDS: Final[dict[int, tuple[str, dict[str, Any]]]] = {
     1: ("up-and-down", {}),
     10: ("full", {}),
@@ -144,6 +146,62 @@ def test_the_bidding_panel_and_every_card_fit_the_screen(sized: TablePage, cards
     close, head = (sized.page.locator(f"#notice {part}").bounding_box() for part in (".notice-close", ".hint-head"))
     assert close is not None and head is not None
     assert close["x"] >= head["x"] + head["width"] or close["y"] >= head["y"] + head["height"], (close, head)
+
+
+# On a short phone, scrolled to the top, then with each bid button scrolled into view as the browser does for a focused
+# one: every card of the hand inside the screen, and the button on top at its centre (not under the hand).
+SHORT_PHONE_PROBLEMS: Final = """() => {
+  const problems = [];
+  const height = window.innerHeight, width = window.innerWidth;
+  const cards = () => [...document.querySelectorAll('#hand .hand-card')].forEach((card, i, all) => {
+    const r = card.getBoundingClientRect();
+    const where = `${window.scrollY} px down: ${JSON.stringify(r)}`;
+    if (r.top < 0 || r.bottom > height + 0.5 || r.left < 0 || r.right > width + 0.5) {
+      problems.push(`the card ${card.dataset.card} is off the screen at ${where}`);
+      return;
+    }
+    // on top at a point of the part that the next card of its row leaves uncovered (a second row covers the first's
+    // lower part)
+    const next = all[i + 1] && all[i + 1].parentElement === card.parentElement ? all[i + 1] : null;
+    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
+    const hit = document.elementFromPoint((r.left + right) / 2, r.top + r.height * 0.2);
+    if (!hit || !(hit === card || card.contains(hit))) {
+      const over = hit ? hit.className || hit.tagName : 'nothing';
+      problems.push(`the card ${card.dataset.card} is under ${over} at ${where}`);
+    }
+  });
+  window.scrollTo(0, 0);
+  cards();
+  for (const button of document.querySelectorAll('.center-panel .bid-button')) {
+    button.scrollIntoView({block: 'nearest'});
+    const r = button.getBoundingClientRect();
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    if (!hit || !(hit === button || button.contains(hit))) {
+      const over = hit ? hit.className || hit.tagName : 'nothing';
+      problems.push(`the bid button ${button.textContent.trim()} is under ${over}`);
+    }
+    cards();
+  }
+  window.scrollTo(0, 0);
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("cards", [10, 13, 15])
+def test_on_a_short_phone_the_hand_stays_on_the_screen_and_each_bid_button_scrolls_into_view_above_it(
+    browser: Browser, server: RunningServer, cards: int
+) -> None:
+    width, height = SHORT_PHONE
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    try:
+        table = TablePage(context.new_page(), server.url)
+        start(table.page, server.url, cards)
+        assert table.wait_ready() == "bid"
+        table.page.wait_for_timeout(50)  # the resize observer and fonts have settled
+        assert table.page.evaluate("() => document.documentElement.scrollWidth") <= width
+        assert table.page.evaluate(SHORT_PHONE_PROBLEMS) == []
+    finally:
+        context.close()
 
 
 def test_seven_players_bidding_on_seven_cards_fit(sized: TablePage) -> None:

@@ -66,6 +66,7 @@ export function layOutHand(box, buttons) {
 // than its content, so a panel is never cut off.
 // A table not on show (the waiting room hides it) is left at its natural height, to be fitted when it is shown.
 export function fitFelt(felt, area) {
+  keepHandInView(document.getElementById("hand"));
   felt.style.height = "";
   if (!area.getClientRects().length) return;
   const natural = felt.offsetHeight;
@@ -73,6 +74,14 @@ export function fitFelt(felt, area) {
   const bottom = area.getBoundingClientRect().bottom + window.scrollY;
   const spare = window.innerHeight - bottom - 12;
   if (spare > 0) felt.style.height = `${Math.min(MAX_FELT, natural + spare)}px`;
+}
+
+// On a short phone the hand stays at the bottom of the screen (ohhell.css): what the page scrolls into view (a focused
+// bid button, the panel it follows) stops above the hand, not under it.
+const SHORT_PHONE = window.matchMedia("(max-width: 640px) and (max-height: 800px)");
+function keepHandInView(hand) {
+  const height = SHORT_PHONE.matches && hand ? hand.offsetHeight : 0;
+  document.documentElement.style.scrollPaddingBottom = height ? `${height}px` : "";
 }
 
 // At a shared table on a wide screen the score sheet and the people panel (chat, who is watching) share the column
